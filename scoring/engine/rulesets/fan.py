@@ -1,0 +1,460 @@
+"""The `fan` rule set (seed 003: a simple fan table).
+
+Fan from seed 003's lists, added up and capped at `max_fan`; "max" hands score `max_fan`.
+Points from fan use seed 002's faan-to-points table; on a discard the discarder pays 2x the
+points and the other two 1x, self-drawn all three pay 2x. The 9-piece penalty is the hand
+option `liable` (a seat letter): that player pays what all three would have paid.
+
+Every number is in `VALUE_DEFAULTS` (a club can override it); the patterns are the small
+predicates below. The page for club members is `docs/rules/fan.md`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from scoring.engine.errors import EngineError
+from scoring.engine.result import Item, Result
+from scoring.engine.rulesets.base import RuleSet
+from scoring.engine.tiles import (
+    WIND_NUMBER,
+    WIND_TILE,
+    WINDS,
+    bonus_number,
+    code,
+    is_dragon,
+    is_flower,
+    is_honour,
+    is_season,
+    is_terminal,
+    is_wind,
+    suit_of,
+)
+
+SEATS = WINDS  # ("E", "S", "W", "N")
+
+OPTION_DEFAULTS: dict[str, int | bool] = {
+    "min_fan": 1,  # below this the hand may not go out (allowed: false, no payments)
+    "max_fan": 10,  # the limit: fan are capped here and "max" hands score it
+}
+
+# The 9-piece penalty: hand option "liable" = seat letter of the player who pays for everyone.
+# Not a club-level number, so it is handled apart from OPTION_DEFAULTS (see resolve_options).
+LIABLE_OPTION = "liable"
+
+# Every number of seed 003's lists, plus seed 002's faan-to-points table and payment
+# multipliers (rulings.md, section "fan"). Keys are stable: clubs store overrides by them.
+VALUE_DEFAULTS: dict[str, int] = {
+    # Winning Bonuses
+    "win.self_pick.fan": 1,
+    "win.last_tile.fan": 1,
+    "win.last_discard.fan": 1,
+    "win.robbing_kong.fan": 1,
+    "win.supplement_tile.fan": 1,
+    # Pungs and Chows
+    "sets.four_chows.fan": 1,
+    "sets.four_pungs.fan": 3,
+    # "Some groups score extra bonuses for concealed vs. exposed Kongs": 0 unless a club
+    # sets them (the seed gives no number).
+    "sets.kong.exposed.fan": 0,
+    "sets.kong.concealed.fan": 0,
+    # Purity
+    "purity.semi_pure.fan": 3,
+    "purity.pure.fan": 6,
+    # Dragons (a ladder: only the highest row that fits scores)
+    "dragons.one_pung.fan": 1,
+    "dragons.two_pungs.fan": 2,
+    "dragons.little_three.fan": 4,
+    # Winds
+    "winds.own_wind_pung.fan": 1,
+    "winds.round_wind_pung.fan": 1,
+    # Flowers & Seasons
+    "bonus.own_wind.fan": 1,  # each flower or season of the winner's seat
+    "bonus.none.fan": 1,
+    "bonus.all_flowers_or_seasons.fan": 2,  # all four flowers; all four seasons: each
+    # Special Hands (the others are "max")
+    "special.seven_pairs.fan": 4,
+    # Seed 002's faan-to-points table
+    "points.fan_0": 1,
+    "points.fan_1": 2,
+    "points.fan_2": 4,
+    "points.fan_3": 8,
+    "points.fan_4_6": 16,
+    "points.fan_7_9": 32,
+    "points.fan_10_12": 64,
+    "points.fan_13_up": 128,
+    # Payment multipliers
+    "pay.discard.discarder": 2,
+    "pay.discard.other": 1,
+    "pay.self_drawn.each": 2,
+}
+
+# Names of the breakdown items: the seed's own words.
+SELF_PICK = "Self Pick"
+LAST_TILE = "Out on Last Tile"
+LAST_DISCARD = "Out on Last Discard"
+ROBBING_KONG = "Robbing a Kong"
+SUPPLEMENT = "Out on a Supplement Tile"
+FOUR_CHOWS = "4 Chows"
+FOUR_PUNGS = "4 Pungs"
+SEMI_PURE = "Semi-Pure"
+PURE = "Pure"
+ONE_DRAGON = "1 Dragon Pung"
+TWO_DRAGONS = "2 Dragon Pungs"
+LITTLE_DRAGONS = "3 Little Dragons"
+BIG_DRAGONS = "3 Big Dragons"
+OWN_WIND = "Pung/Kong of Player's Own Wind"
+ROUND_WIND = "Pung/Kong of Wind of the Round"
+FOUR_WINDS = "4 Winds"
+OWN_BONUS = "Flower/Season of Player's Own Wind"
+NO_BONUS = "No Flowers or Seasons"
+ALL_FLOWERS = "All Flowers"
+ALL_SEASONS = "All Seasons"
+SEVEN_PAIRS = "7 Pairs"
+HIDDEN_TREASURE = "Hidden Treasure"
+ALL_HONORS = "All Honors"  # also the Purity list's "Winds & Dragons only"
+ALL_TERMINALS = "All Terminals"
+NINE_GATES = "Nine Gates"
+THIRTEEN_ORPHANS = "Thirteen Orphans"
+ALL_KONGS = "All Kongs"
+JADE_DRAGON = "Jade Dragon"
+PEARL_DRAGON = "Pearl Dragon"
+RUBY_DRAGON = "Ruby Dragon"
+HEAVENLY = "Heavenly Hand"
+EARTHLY = "Earthly Hand"
+EXPOSED_KONG = "Exposed Kong"
+CONCEALED_KONG = "Concealed Kong"
+
+SETS = ("pong", "kong")
+GREEN, RED, WHITE = 32, 31, 33  # dg, dr, dw
+BAMBOO, CHARACTERS, DOTS = 0, 1, 2  # suit_of(): b, c, d
+
+
+# ---------------------------------------------------------------- patterns (hand, reading)
+
+
+def _sets(reading) -> list:
+    return [g for g in reading.groups if g.kind in SETS]
+
+
+def _pair(reading):
+    pairs = [g for g in reading.groups if g.kind == "pair"]
+    return pairs[0] if len(pairs) == 1 else None
+
+
+def four_chows(hand, reading) -> bool:
+    """Four chows and a pair (any pair)."""
+    return reading.shape == "standard" and sum(g.kind == "chow" for g in reading.groups) == 4
+
+
+def four_pungs(hand, reading) -> bool:
+    """Four pungs or kongs and a pair."""
+    return reading.shape == "standard" and len(_sets(reading)) == 4
+
+
+def suits_and_honours(hand) -> tuple[set[int], bool]:
+    """The suits used by the hand's tiles and whether it holds an honour (bonus tiles aside)."""
+    suits = {suit_of(t) for t in hand.all_tiles if not is_honour(t)}
+    return suits, any(is_honour(t) for t in hand.all_tiles)
+
+
+def pure(hand, reading) -> bool:
+    """All one suit, no honours."""
+    suits, honours = suits_and_honours(hand)
+    return len(suits) == 1 and not honours
+
+
+def semi_pure(hand, reading) -> bool:
+    """One suit plus honours (at least one honour)."""
+    suits, honours = suits_and_honours(hand)
+    return len(suits) == 1 and honours
+
+
+def all_honors(hand, reading) -> bool:
+    """Winds and dragons only (any shape)."""
+    return all(is_honour(t) for t in hand.all_tiles)
+
+
+def dragon_sets(reading) -> list[int]:
+    return [g.tile for g in _sets(reading) if is_dragon(g.tile)]
+
+
+def wind_sets(reading) -> list[int]:
+    return [g.tile for g in _sets(reading) if is_wind(g.tile)]
+
+
+def little_dragons(hand, reading) -> bool:
+    """Two dragon pungs/kongs and a pair of the third dragon."""
+    pair = _pair(reading)
+    return len(dragon_sets(reading)) == 2 and pair is not None and is_dragon(pair.tile)
+
+
+def big_dragons(hand, reading) -> bool:
+    """Pungs or kongs of all three dragons."""
+    return len(dragon_sets(reading)) == 3
+
+
+def four_winds(hand, reading) -> bool:
+    """All four winds: four wind pungs/kongs, or three and a pair of the fourth."""
+    winds = len(wind_sets(reading))
+    pair = _pair(reading)
+    return winds == 4 or (winds == 3 and pair is not None and is_wind(pair.tile))
+
+
+def seven_pairs_with_quad(hand, reading) -> bool:
+    """Seven pairs using four of a kind as two pairs: seed 003 says "7 Pairs (no quads)"."""
+    return reading.shape == "seven_pairs" and len({g.tile for g in reading.groups}) < 7
+
+
+def hidden_treasure(hand, reading) -> bool:
+    """Four concealed pungs/kongs and any pair, self-drawn."""
+    concealed = [g for g in _sets(reading) if g.concealed]
+    return reading.shape == "standard" and hand.self_drawn and len(concealed) == 4
+
+
+def all_terminals(hand, reading) -> bool:
+    """Pungs/kongs and a pair of 1s and 9s only."""
+    return reading.shape == "standard" and all(is_terminal(t) for t in hand.all_tiles)
+
+
+def nine_gates(hand, reading) -> bool:
+    """1112345678999 plus any tile of the same suit, concealed, no kongs (so no melds)."""
+    if hand.melds or not pure(hand, reading):
+        return False
+    counts = Counter(t % 9 + 1 for t in hand.concealed)
+    return counts[1] >= 3 and counts[9] >= 3 and all(counts[n] >= 1 for n in range(2, 9))
+
+
+def all_kongs(hand, reading) -> bool:
+    """Four kongs and any pair."""
+    return reading.shape == "standard" and sum(g.kind == "kong" for g in reading.groups) == 4
+
+
+def _dragon_and_suit(hand, reading, dragon: int, suit: int) -> bool:
+    """A pung/kong of `dragon`, every other tile of `suit`."""
+    if reading.shape != "standard" or dragon not in dragon_sets(reading):
+        return False
+    return all(t == dragon or (not is_honour(t) and suit_of(t) == suit) for t in hand.all_tiles)
+
+
+def jade_dragon(hand, reading) -> bool:
+    return _dragon_and_suit(hand, reading, GREEN, BAMBOO)
+
+
+def pearl_dragon(hand, reading) -> bool:
+    return _dragon_and_suit(hand, reading, WHITE, DOTS)
+
+
+def ruby_dragon(hand, reading) -> bool:
+    return _dragon_and_suit(hand, reading, RED, CHARACTERS)
+
+
+def heavenly(hand, reading) -> bool:
+    """The dealer wins on the deal (self-drawn, `first_turn`)."""
+    return hand.first_turn and hand.is_dealer and hand.self_drawn
+
+
+def earthly(hand, reading) -> bool:
+    """A non-dealer wins on the dealer's first discard (`first_turn`)."""
+    return (
+        hand.first_turn
+        and not hand.is_dealer
+        and hand.won_by == "discard"
+        and hand.discarder == hand.dealer
+    )
+
+
+def thirteen_orphans(hand, reading) -> bool:
+    return reading.shape == "thirteen_orphans"
+
+
+# "max" hands, in the seed's order (Purity, Dragons, Winds, Special Hands).
+MAX_HANDS = (
+    (ALL_HONORS, all_honors),
+    (BIG_DRAGONS, big_dragons),
+    (FOUR_WINDS, four_winds),
+    (HIDDEN_TREASURE, hidden_treasure),
+    (ALL_TERMINALS, all_terminals),
+    (NINE_GATES, nine_gates),
+    (THIRTEEN_ORPHANS, thirteen_orphans),
+    (ALL_KONGS, all_kongs),
+    (JADE_DRAGON, jade_dragon),
+    (PEARL_DRAGON, pearl_dragon),
+    (RUBY_DRAGON, ruby_dragon),
+    (HEAVENLY, heavenly),
+    (EARTHLY, earthly),
+)
+
+SHAPES = ("standard", "seven_pairs", "thirteen_orphans")
+
+
+# ---------------------------------------------------------------- the rule set
+
+
+class FanRuleSet(RuleSet):
+    name = "fan"
+    title = "Fan (a simple fan table)"
+    option_defaults = OPTION_DEFAULTS
+    value_defaults = VALUE_DEFAULTS
+
+    # -- options ------------------------------------------------------------------------
+
+    def resolve_options(self, options: Mapping | None) -> dict:
+        """The base options plus `liable` (a seat letter, or empty / absent for nobody)."""
+        options = dict(options or {})
+        liable = options.pop(LIABLE_OPTION, None)
+        opts = super().resolve_options(options)
+        opts[LIABLE_OPTION] = _parse_liable(liable)
+        if opts["max_fan"] < 1:
+            raise EngineError(f"Option max_fan must be at least 1, not {opts['max_fan']}.")
+        if opts["min_fan"] < 0:
+            raise EngineError(f"Option min_fan must not be negative, not {opts['min_fan']}.")
+        if opts["min_fan"] > opts["max_fan"]:
+            raise EngineError(
+                f"Option min_fan ({opts['min_fan']}) is larger than max_fan "
+                f"({opts['max_fan']}): no hand could go out."
+            )
+        return opts
+
+    # -- scoring ------------------------------------------------------------------------
+
+    def score_reading(self, hand, reading, opts) -> Result | None:
+        if reading.shape not in SHAPES or seven_pairs_with_quad(hand, reading):
+            return None  # not a winning shape in this rule set
+        max_fan = opts["max_fan"]
+        max_items = tuple(
+            Item(name, fan=max_fan) for name, test in MAX_HANDS if test(hand, reading)
+        )
+        if max_items:
+            breakdown, total, limit = max_items, max_fan, True
+        else:
+            breakdown = tuple(item for item in self.items(hand, reading) if item.fan)
+            raw = sum(item.fan for item in breakdown)
+            total, limit = min(raw, max_fan), raw >= max_fan
+        allowed = total >= opts["min_fan"]
+        liable = opts[LIABLE_OPTION]
+        if liable is not None and liable == hand.seat_wind:
+            raise EngineError(
+                f"The liable player ({liable}) is the winner; the 9-piece penalty makes "
+                "another player pay."
+            )
+        payments = self.payments(hand, total, liable) if allowed else dict.fromkeys(SEATS, 0)
+        return Result(
+            rules=self.name,
+            total=total,
+            limit=limit,
+            allowed=allowed,
+            breakdown=breakdown,
+            payments=payments,
+        )
+
+    def items(self, hand, reading):
+        """Every non-max item, in the seed's order (zero-valued ones are dropped later)."""
+        v = self.values
+        # Winning Bonuses
+        if hand.self_drawn:
+            yield Item(SELF_PICK, fan=v["win.self_pick.fan"])
+        if hand.last_tile:
+            if hand.self_drawn:
+                yield Item(LAST_TILE, fan=v["win.last_tile.fan"])
+            else:  # a discard, or a kong robbed after the last tile: as a discard
+                yield Item(LAST_DISCARD, fan=v["win.last_discard.fan"])
+        if hand.won_by == "robbing_kong":
+            yield Item(ROBBING_KONG, fan=v["win.robbing_kong.fan"])
+        if hand.won_by == "replacement":
+            yield Item(SUPPLEMENT, fan=v["win.supplement_tile.fan"])
+        # Pungs and Chows
+        if four_chows(hand, reading):
+            yield Item(FOUR_CHOWS, fan=v["sets.four_chows.fan"])
+        if four_pungs(hand, reading):
+            yield Item(FOUR_PUNGS, fan=v["sets.four_pungs.fan"])
+        for g in reading.groups:
+            if g.kind == "kong":
+                if g.concealed:
+                    yield Item(
+                        f"{CONCEALED_KONG} ({code(g.tile)})", fan=v["sets.kong.concealed.fan"]
+                    )
+                else:
+                    yield Item(f"{EXPOSED_KONG} ({code(g.tile)})", fan=v["sets.kong.exposed.fan"])
+        # Purity
+        if pure(hand, reading):
+            yield Item(PURE, fan=v["purity.pure.fan"])
+        elif semi_pure(hand, reading):
+            yield Item(SEMI_PURE, fan=v["purity.semi_pure.fan"])
+        # Dragons: the highest row that fits
+        dragons = " ".join(code(t) for t in sorted(dragon_sets(reading)))
+        if little_dragons(hand, reading):
+            yield Item(LITTLE_DRAGONS, fan=v["dragons.little_three.fan"])
+        elif len(dragon_sets(reading)) == 2:
+            yield Item(f"{TWO_DRAGONS} ({dragons})", fan=v["dragons.two_pungs.fan"])
+        elif len(dragon_sets(reading)) == 1:
+            yield Item(f"{ONE_DRAGON} ({dragons})", fan=v["dragons.one_pung.fan"])
+        # Winds (both when the seat wind is the round wind)
+        winds = wind_sets(reading)
+        own, prevailing = WIND_TILE[hand.seat_wind], WIND_TILE[hand.prevailing_wind]
+        if own in winds:
+            yield Item(f"{OWN_WIND} ({code(own)})", fan=v["winds.own_wind_pung.fan"])
+        if prevailing in winds:
+            yield Item(f"{ROUND_WIND} ({code(prevailing)})", fan=v["winds.round_wind_pung.fan"])
+        # Flowers & Seasons
+        seat_number = WIND_NUMBER[hand.seat_wind]
+        for t in hand.bonus:
+            if bonus_number(t) == seat_number:
+                yield Item(f"{OWN_BONUS} ({code(t)})", fan=v["bonus.own_wind.fan"])
+        if not hand.bonus:
+            yield Item(NO_BONUS, fan=v["bonus.none.fan"])
+        if sum(is_flower(t) for t in hand.bonus) == 4:
+            yield Item(ALL_FLOWERS, fan=v["bonus.all_flowers_or_seasons.fan"])
+        if sum(is_season(t) for t in hand.bonus) == 4:
+            yield Item(ALL_SEASONS, fan=v["bonus.all_flowers_or_seasons.fan"])
+        # Special Hands
+        if reading.shape == "seven_pairs":
+            yield Item(SEVEN_PAIRS, fan=v["special.seven_pairs.fan"])
+
+    def points(self, fan: int) -> int:
+        """Seed 002's faan-to-points table."""
+        v = self.values
+        if fan >= 13:
+            return v["points.fan_13_up"]
+        if fan >= 10:
+            return v["points.fan_10_12"]
+        if fan >= 7:
+            return v["points.fan_7_9"]
+        if fan >= 4:
+            return v["points.fan_4_6"]
+        return v[f"points.fan_{fan}"]
+
+    def payments(self, hand, total: int, liable: str | None) -> dict[str, int]:
+        """Net change per seat; the liable player (if any) pays what all three would have."""
+        v = self.values
+        points = self.points(total)
+        winner = hand.seat_wind
+        owed: dict[str, int] = {}
+        for seat in SEATS:
+            if seat == winner:
+                continue
+            if hand.self_drawn:
+                owed[seat] = points * v["pay.self_drawn.each"]
+            elif seat == hand.discarder:  # discard, or the robbed player
+                owed[seat] = points * v["pay.discard.discarder"]
+            else:
+                owed[seat] = points * v["pay.discard.other"]
+        if liable is not None:
+            owed = {seat: (sum(owed.values()) if seat == liable else 0) for seat in owed}
+        return {seat: (sum(owed.values()) if seat == winner else -owed[seat]) for seat in SEATS}
+
+
+def _parse_liable(value) -> str | None:
+    """`liable`: absent, null, "" or false = nobody; else a seat letter E, S, W or N."""
+    if value is None or value is False or value == "":
+        return None
+    if isinstance(value, str) and value.strip().upper() in SEATS:
+        return value.strip().upper()
+    raise EngineError(
+        f"Option liable must be the seat (E, S, W or N) of the player who pays for everyone "
+        f"under the 9-piece penalty, not {value!r}."
+    )
+
+
+RULESET = FanRuleSet()
