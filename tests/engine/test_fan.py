@@ -259,7 +259,9 @@ CASES = [
         id="pung_of_wind_of_the_round",
     ),
     case(
-        hand("b1 b2 b3 c4 c5 c6 d7 d8 d9 ww ww ww c9 c9", "c9", seat="W", prevailing="W"),
+        hand(  # f1 is East's flower: nothing for West
+            "b1 b2 b3 c4 c5 c6 d7 d8 d9 ww ww ww c9 c9", "c9", seat="W", prevailing="W", bonus="f1"
+        ),
         None,
         2,  # West in the West round: own wind 1 + round wind 1 = 2 -> p=4;
         # winner W +16, N (discarder) 8, E and S 4
@@ -362,6 +364,15 @@ CASES = [
         [("7 Pairs", 4)],
         D16,
         id="7_pairs",
+    ),
+    case(
+        hand("b2 b2 b2 b2 b3 b3 b4 b4 c5 c5 c6 c6 c7 c7", "c7"),
+        None,
+        1,  # the seven-pairs reading needs b2 b2 b2 b2 as two pairs: refused ("no quads");
+        # the standard reading b2-b3-b4 twice, c5-c6-c7 twice, b2 pair: 4 Chows 1
+        [("4 Chows", 1)],
+        D2,
+        id="7_pairs_quad_scores_as_standard_hand",
     ),
     case(
         hand("b1 b1 b2 b2 b4 b4 b5 b5 b7 b7 b8 b8 b9 b9", "b9"),
@@ -780,14 +791,14 @@ def test_unknown_value_is_refused():
         pytest.param(
             hand("b1 b1 b1 b1 b4 b4 c2 c2 c7 c7 d3 d3 d8 d8", "d8"),
             None,
-            "complete",
+            "four of a kind",
             id="7_pairs_no_quads",
         ),
         pytest.param(
             # u3a's double knitting is no winning hand under fan
             hand("b1 c1 b2 c2 b3 c3 b5 c5 b6 c6 b8 c8 b9 c9", "c9"),
             None,
-            "complete",
+            "not a winning hand under the fan rules",
             id="knitted_hand_not_a_fan_hand",
         ),
         pytest.param(
@@ -812,3 +823,25 @@ def test_describe_lists_options_and_values():
     text = repr(described)
     for key in ("min_fan", "max_fan", "purity.pure.fan", "points.fan_13_up"):
         assert key in text
+
+
+def test_contract_json_through_the_public_api():
+    from scoring.engine import get_ruleset, score_json
+
+    assert get_ruleset("fan") is RULESET
+    # Semi-Pure 3 + 1 Dragon Pung 1 = 4 -> p=16; discard by N: N 32, E 16, W 16, S +64
+    data = hand("dg dg dg d1 d2 d3 d4 d5 d6 d8 d8 d8 d9 d9", "d9", options={"liable": ""})
+    assert score_json(data, "fan", {"max_fan": "10"}) == {
+        "ok": True,
+        "rules": "fan",
+        "total": 4,
+        "limit": False,
+        "allowed": True,
+        "breakdown": [
+            {"name": "Semi-Pure", "fan": 3},
+            {"name": "1 Dragon Pung (dg)", "fan": 1},
+        ],
+        "payments": {"E": -16, "S": 64, "W": -16, "N": -32},
+    }
+    bad = score_json(hand(CHICKEN, "d9", options={"liable": "Q"}), "fan")
+    assert bad["ok"] is False and "liable" in bad["error"]

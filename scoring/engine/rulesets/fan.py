@@ -11,13 +11,16 @@ predicates below. The page for club members is `docs/rules/fan.md`.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 
+from scoring.engine import patterns as p
 from scoring.engine.errors import EngineError
 from scoring.engine.result import Item, Result
-from scoring.engine.rulesets.base import RuleSet
+from scoring.engine.rulesets.base import RuleSet, settle, zero_payments
 from scoring.engine.tiles import (
+    GREEN,
+    RED,
+    WHITE,
     WIND_NUMBER,
     WIND_TILE,
     WINDS,
@@ -27,22 +30,18 @@ from scoring.engine.tiles import (
     is_flower,
     is_honour,
     is_season,
-    is_terminal,
-    is_wind,
     suit_of,
 )
 
 SEATS = WINDS  # ("E", "S", "W", "N")
 
-OPTION_DEFAULTS: dict[str, int | bool] = {
+OPTION_DEFAULTS: dict[str, int | bool | str] = {
     "min_fan": 1,  # below this the hand may not go out (allowed: false, no payments)
     "max_fan": 10,  # the limit: fan are capped here and "max" hands score it
+    # The 9-piece penalty, set on the hand by the scorer: the seat letter (E, S, W, N) of
+    # the player who pays for everyone; "" = nobody.
+    "liable": "",
 }
-
-# The 9-piece penalty: hand option "liable" = seat letter of the player who pays for everyone.
-# Not a club-level number, so it is handled apart from OPTION_DEFAULTS (see resolve_options).
-LIABLE_OPTION = "liable"
-
 # Every number of seed 003's lists, plus seed 002's faan-to-points table and payment
 # multipliers (rulings.md, section "fan"). Keys are stable: clubs store overrides by them.
 VALUE_DEFAULTS: dict[str, int] = {
@@ -126,80 +125,36 @@ EARTHLY = "Earthly Hand"
 EXPOSED_KONG = "Exposed Kong"
 CONCEALED_KONG = "Concealed Kong"
 
-SETS = ("pong", "kong")
-GREEN, RED, WHITE = 32, 31, 33  # dg, dr, dw
-BAMBOO, CHARACTERS, DOTS = 0, 1, 2  # suit_of(): b, c, d
+BAMBOO, CHARACTERS, DOTS = 0, 1, 2  # suit_of(): b, c, d (tiles.SUIT_NAMES)
 
 
 # ---------------------------------------------------------------- patterns (hand, reading)
+# The shared predicates of `scoring.engine.patterns` where they say exactly what the seed
+# says; the rest are here.
 
-
-def _sets(reading) -> list:
-    return [g for g in reading.groups if g.kind in SETS]
-
-
-def _pair(reading):
-    pairs = [g for g in reading.groups if g.kind == "pair"]
-    return pairs[0] if len(pairs) == 1 else None
-
-
-def four_chows(hand, reading) -> bool:
-    """Four chows and a pair (any pair)."""
-    return reading.shape == "standard" and sum(g.kind == "chow" for g in reading.groups) == 4
-
-
-def four_pungs(hand, reading) -> bool:
-    """Four pungs or kongs and a pair."""
-    return reading.shape == "standard" and len(_sets(reading)) == 4
-
-
-def suits_and_honours(hand) -> tuple[set[int], bool]:
-    """The suits used by the hand's tiles and whether it holds an honour (bonus tiles aside)."""
-    suits = {suit_of(t) for t in hand.all_tiles if not is_honour(t)}
-    return suits, any(is_honour(t) for t in hand.all_tiles)
-
-
-def pure(hand, reading) -> bool:
-    """All one suit, no honours."""
-    suits, honours = suits_and_honours(hand)
-    return len(suits) == 1 and not honours
-
-
-def semi_pure(hand, reading) -> bool:
-    """One suit plus honours (at least one honour)."""
-    suits, honours = suits_and_honours(hand)
-    return len(suits) == 1 and honours
-
-
-def all_honors(hand, reading) -> bool:
-    """Winds and dragons only (any shape)."""
-    return all(is_honour(t) for t in hand.all_tiles)
+four_chows = p.all_chows  # four chows and any pair
+four_pungs = p.all_pongs  # four pungs/kongs and a pair (standard shape only)
+pure = p.one_suit_only  # all one suit, no honours
+semi_pure = p.one_suit_with_honours  # one suit plus at least one honour
+all_honors = p.all_honours  # winds and dragons only, any shape
+all_terminals = p.all_terminals  # 1s and 9s only (necessarily pungs and a pair)
+nine_gates = p.nine_gates  # concealed 1112345678999 + one more of the suit, no meld
+little_dragons = p.little_three_dragons  # two dragon pungs/kongs + pair of the third
+big_dragons = p.big_three_dragons  # pungs/kongs of all three dragons
 
 
 def dragon_sets(reading) -> list[int]:
-    return [g.tile for g in _sets(reading) if is_dragon(g.tile)]
+    """The dragons of the reading's pungs and kongs, sorted (dr dg dw)."""
+    return sorted(g.tile for g in reading.groups if g.is_pong_or_kong and is_dragon(g.tile))
 
 
-def wind_sets(reading) -> list[int]:
-    return [g.tile for g in _sets(reading) if is_wind(g.tile)]
-
-
-def little_dragons(hand, reading) -> bool:
-    """Two dragon pungs/kongs and a pair of the third dragon."""
-    pair = _pair(reading)
-    return len(dragon_sets(reading)) == 2 and pair is not None and is_dragon(pair.tile)
-
-
-def big_dragons(hand, reading) -> bool:
-    """Pungs or kongs of all three dragons."""
-    return len(dragon_sets(reading)) == 3
+def wind_sets(reading) -> set[int]:
+    return {g.tile for g in reading.groups if g.is_pong_or_kong and g.tile in WIND_TILE.values()}
 
 
 def four_winds(hand, reading) -> bool:
     """All four winds: four wind pungs/kongs, or three and a pair of the fourth."""
-    winds = len(wind_sets(reading))
-    pair = _pair(reading)
-    return winds == 4 or (winds == 3 and pair is not None and is_wind(pair.tile))
+    return p.big_four_winds(hand, reading) or p.little_four_winds(hand, reading)
 
 
 def seven_pairs_with_quad(hand, reading) -> bool:
@@ -209,44 +164,33 @@ def seven_pairs_with_quad(hand, reading) -> bool:
 
 def hidden_treasure(hand, reading) -> bool:
     """Four concealed pungs/kongs and any pair, self-drawn."""
-    concealed = [g for g in _sets(reading) if g.concealed]
-    return reading.shape == "standard" and hand.self_drawn and len(concealed) == 4
-
-
-def all_terminals(hand, reading) -> bool:
-    """Pungs/kongs and a pair of 1s and 9s only."""
-    return reading.shape == "standard" and all(is_terminal(t) for t in hand.all_tiles)
-
-
-def nine_gates(hand, reading) -> bool:
-    """1112345678999 plus any tile of the same suit, concealed, no kongs (so no melds)."""
-    if hand.melds or not pure(hand, reading):
-        return False
-    counts = Counter(t % 9 + 1 for t in hand.concealed)
-    return counts[1] >= 3 and counts[9] >= 3 and all(counts[n] >= 1 for n in range(2, 9))
+    return hand.self_drawn and p.concealed_pongs(reading) == 4
 
 
 def all_kongs(hand, reading) -> bool:
     """Four kongs and any pair."""
-    return reading.shape == "standard" and sum(g.kind == "kong" for g in reading.groups) == 4
+    return p.kongs(reading) == 4
 
 
 def _dragon_and_suit(hand, reading, dragon: int, suit: int) -> bool:
     """A pung/kong of `dragon`, every other tile of `suit`."""
-    if reading.shape != "standard" or dragon not in dragon_sets(reading):
+    if dragon not in dragon_sets(reading):
         return False
     return all(t == dragon or (not is_honour(t) and suit_of(t) == suit) for t in hand.all_tiles)
 
 
 def jade_dragon(hand, reading) -> bool:
+    """Green dragon pung/kong, the rest bamboo."""
     return _dragon_and_suit(hand, reading, GREEN, BAMBOO)
 
 
 def pearl_dragon(hand, reading) -> bool:
+    """White dragon pung/kong, the rest circles (dots)."""
     return _dragon_and_suit(hand, reading, WHITE, DOTS)
 
 
 def ruby_dragon(hand, reading) -> bool:
+    """Red dragon pung/kong, the rest characters."""
     return _dragon_and_suit(hand, reading, RED, CHARACTERS)
 
 
@@ -286,9 +230,6 @@ MAX_HANDS = (
     (EARTHLY, earthly),
 )
 
-SHAPES = ("standard", "seven_pairs", "thirteen_orphans")
-
-
 # ---------------------------------------------------------------- the rule set
 
 
@@ -297,31 +238,18 @@ class FanRuleSet(RuleSet):
     title = "Fan (a simple fan table)"
     option_defaults = OPTION_DEFAULTS
     value_defaults = VALUE_DEFAULTS
-
-    # -- options ------------------------------------------------------------------------
-
-    def resolve_options(self, options: Mapping | None) -> dict:
-        """The base options plus `liable` (a seat letter, or empty / absent for nobody)."""
-        options = dict(options or {})
-        liable = options.pop(LIABLE_OPTION, None)
-        opts = super().resolve_options(options)
-        opts[LIABLE_OPTION] = _parse_liable(liable)
-        if opts["max_fan"] < 1:
-            raise EngineError(f"Option max_fan must be at least 1, not {opts['max_fan']}.")
-        if opts["min_fan"] < 0:
-            raise EngineError(f"Option min_fan must not be negative, not {opts['min_fan']}.")
-        if opts["min_fan"] > opts["max_fan"]:
-            raise EngineError(
-                f"Option min_fan ({opts['min_fan']}) is larger than max_fan "
-                f"({opts['max_fan']}): no hand could go out."
-            )
-        return opts
-
-    # -- scoring ------------------------------------------------------------------------
+    # Seed 003's winning shapes; u3a's knitted hands and little snake are not.
+    shapes = frozenset(("standard", "seven_pairs", "thirteen_orphans"))
+    minimum_option = "min_fan"
+    limit_option = "max_fan"
 
     def score_reading(self, hand, reading, opts) -> Result | None:
-        if reading.shape not in SHAPES or seven_pairs_with_quad(hand, reading):
-            return None  # not a winning shape in this rule set
+        liable = check_options(hand, opts)
+        if seven_pairs_with_quad(hand, reading):  # refused; a standard reading may still win
+            raise EngineError(
+                "Seven pairs may not use four of a kind as two pairs (seed 003: 7 Pairs, no "
+                "quads), and these tiles make no other complete hand."
+            )
         max_fan = opts["max_fan"]
         max_items = tuple(
             Item(name, fan=max_fan) for name, test in MAX_HANDS if test(hand, reading)
@@ -333,27 +261,20 @@ class FanRuleSet(RuleSet):
             raw = sum(item.fan for item in breakdown)
             total, limit = min(raw, max_fan), raw >= max_fan
         allowed = total >= opts["min_fan"]
-        liable = opts[LIABLE_OPTION]
-        if liable is not None and liable == hand.seat_wind:
-            raise EngineError(
-                f"The liable player ({liable}) is the winner; the 9-piece penalty makes "
-                "another player pay."
-            )
-        payments = self.payments(hand, total, liable) if allowed else dict.fromkeys(SEATS, 0)
         return Result(
             rules=self.name,
             total=total,
             limit=limit,
             allowed=allowed,
             breakdown=breakdown,
-            payments=payments,
+            payments=self.payments(hand, total, liable) if allowed else zero_payments(),
         )
 
     def items(self, hand, reading):
         """Every non-max item, in the seed's order (zero-valued ones are dropped later)."""
         v = self.values
         # Winning Bonuses
-        if hand.self_drawn:
+        if hand.self_drawn:  # wall or replacement
             yield Item(SELF_PICK, fan=v["win.self_pick.fan"])
         if hand.last_tile:
             if hand.self_drawn:
@@ -382,14 +303,15 @@ class FanRuleSet(RuleSet):
             yield Item(PURE, fan=v["purity.pure.fan"])
         elif semi_pure(hand, reading):
             yield Item(SEMI_PURE, fan=v["purity.semi_pure.fan"])
-        # Dragons: the highest row that fits
-        dragons = " ".join(code(t) for t in sorted(dragon_sets(reading)))
+        # Dragons: a ladder, only the highest row that fits
+        dragons = dragon_sets(reading)
+        names = " ".join(code(t) for t in dragons)
         if little_dragons(hand, reading):
             yield Item(LITTLE_DRAGONS, fan=v["dragons.little_three.fan"])
-        elif len(dragon_sets(reading)) == 2:
-            yield Item(f"{TWO_DRAGONS} ({dragons})", fan=v["dragons.two_pungs.fan"])
-        elif len(dragon_sets(reading)) == 1:
-            yield Item(f"{ONE_DRAGON} ({dragons})", fan=v["dragons.one_pung.fan"])
+        elif len(dragons) == 2:
+            yield Item(f"{TWO_DRAGONS} ({names})", fan=v["dragons.two_pungs.fan"])
+        elif len(dragons) == 1:
+            yield Item(f"{ONE_DRAGON} ({names})", fan=v["dragons.one_pung.fan"])
         # Winds (both when the seat wind is the round wind)
         winds = wind_sets(reading)
         own, prevailing = WIND_TILE[hand.seat_wind], WIND_TILE[hand.prevailing_wind]
@@ -404,9 +326,9 @@ class FanRuleSet(RuleSet):
                 yield Item(f"{OWN_BONUS} ({code(t)})", fan=v["bonus.own_wind.fan"])
         if not hand.bonus:
             yield Item(NO_BONUS, fan=v["bonus.none.fan"])
-        if sum(is_flower(t) for t in hand.bonus) == 4:
+        if sum(map(is_flower, hand.bonus)) == 4:
             yield Item(ALL_FLOWERS, fan=v["bonus.all_flowers_or_seasons.fan"])
-        if sum(is_season(t) for t in hand.bonus) == 4:
+        if sum(map(is_season, hand.bonus)) == 4:
             yield Item(ALL_SEASONS, fan=v["bonus.all_flowers_or_seasons.fan"])
         # Special Hands
         if reading.shape == "seven_pairs":
@@ -441,20 +363,35 @@ class FanRuleSet(RuleSet):
             else:
                 owed[seat] = points * v["pay.discard.other"]
         if liable is not None:
-            owed = {seat: (sum(owed.values()) if seat == liable else 0) for seat in owed}
-        return {seat: (sum(owed.values()) if seat == winner else -owed[seat]) for seat in SEATS}
+            owed = {liable: sum(owed.values())}
+        return settle(winner, owed)
 
 
-def _parse_liable(value) -> str | None:
-    """`liable`: absent, null, "" or false = nobody; else a seat letter E, S, W or N."""
-    if value is None or value is False or value == "":
+def check_options(hand, opts: Mapping) -> str | None:
+    """Check the option values (types are checked by the base); return the liable seat."""
+    min_fan, max_fan = opts["min_fan"], opts["max_fan"]
+    if max_fan < 1:
+        raise EngineError(f"Option max_fan must be at least 1, not {max_fan}.")
+    if min_fan < 0:
+        raise EngineError(f"Option min_fan must not be negative, not {min_fan}.")
+    if min_fan > max_fan:
+        raise EngineError(
+            f"Option min_fan ({min_fan}) is larger than max_fan ({max_fan}): no hand could go out."
+        )
+    liable = opts["liable"].strip().upper()
+    if not liable:
         return None
-    if isinstance(value, str) and value.strip().upper() in SEATS:
-        return value.strip().upper()
-    raise EngineError(
-        f"Option liable must be the seat (E, S, W or N) of the player who pays for everyone "
-        f"under the 9-piece penalty, not {value!r}."
-    )
+    if liable not in SEATS:
+        raise EngineError(
+            "Option liable must be the seat (E, S, W or N) of the player who pays for "
+            f"everyone under the 9-piece penalty, or empty for nobody; not {opts['liable']!r}."
+        )
+    if liable == hand.seat_wind:
+        raise EngineError(
+            f"Option liable names the winner's own seat ({liable}); under the 9-piece penalty "
+            "another player pays for everyone."
+        )
+    return liable
 
 
 RULESET = FanRuleSet()
