@@ -691,6 +691,14 @@ CASES = [
         id="liable_discarder_pays_for_everyone",
     ),
     case(
+        hand("d1 d1 d2 d3 d4 d6 d6 d6 d7 d8 d9", "d1", melds=[("d5 d5 d5", False)]),
+        {"liable": "E"},
+        6,  # Pure 6 -> p=16; N (discarder) would pay 32, E 16, W 16: E pays all 64
+        [("Pure", 6)],
+        {"E": -64, "S": 64, "W": 0, "N": 0},
+        id="liable_other_player_on_a_discard",
+    ),
+    case(
         hand(
             "d1 d1 d2 d3 d4 d6 d6 d6 d7 d8 d9",
             "d1",
