@@ -972,6 +972,56 @@ RULINGS = [
         {"E": 0, "S": 3, "W": -3, "N": 0},
         id="Robbing a kong pays as a discard",
     ),
+    # Great Snake with the honour pong declared as a concealed kong (dr), self-drawn:
+    # Great Snake 10 + self-draw 1 + no flowers 1 = 12 (no point for the dr kong). S +36.
+    pytest.param(
+        H(
+            "b1 b2 b3 b4 b5 b6 b7 b8 b9 ws ws",
+            "ws",
+            melds=(C("dr dr dr dr"),),
+        ),
+        None,
+        12,
+        [("Great Snake", 10), (SELF_DRAW, 1), (NO_FLOWERS, 1)],
+        True,
+        {"E": -12, "S": 36, "W": -12, "N": -12},
+        id="Great Snake with a concealed kong",
+    ),
+    # last_tile with a robbed kong counts as the last discard: b123 c456 dg-pong b789 c99
+    # concealed, robbing W's b9 kong: Chicken 0 + dg 1 + last discard 1 + concealed 1
+    # + no flowers 1 = 4. W -4.
+    pytest.param(
+        H(
+            "b1 b2 b3 c4 c5 c6 dg dg dg b7 b8 b9 c9 c9",
+            "b9",
+            "robbing_kong",
+            "W",
+            last_tile=True,
+        ),
+        None,
+        4,
+        [
+            ("Chicken", 0),
+            (DRAGON.format("dg"), 1),
+            (LAST_DISCARD, 1),
+            (CONCEALED, 1),
+            (NO_FLOWERS, 1),
+        ],
+        True,
+        {"E": 0, "S": 4, "W": -4, "N": 0},
+        id="Last tile with a robbed kong is the last discard",
+    ),
+    # Heavenly / earthly hands are not in the seed: the Chicken case with first_turn is
+    # still 0 + 1 + 1 + 1 = 3, each pays 3.
+    pytest.param(
+        {**H("b1 b2 b3 c2 c3 c4 c5 c5 c5 d7 d8 d9 b7 b7", "d9"), "first_turn": True},
+        None,
+        3,
+        [("Chicken", 0), (SELF_DRAW, 1), (CONCEALED, 1), (NO_FLOWERS, 1)],
+        True,
+        {"E": -3, "S": 9, "W": -3, "N": -3},
+        id="First turn scores nothing extra",
+    ),
     # Bonus tiles never spoil purity: the Pure hand with f3 and s4 (neither the East round's
     # nor the South seat's): Chicken 0 + pure 6 = 6 (and no No Flowers). N -6.
     pytest.param(
@@ -1273,6 +1323,27 @@ def test_club_override_of_an_option():
     assert result.total == 0
     assert result.allowed is True
     assert dict(result.payments) == ZERO
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        pytest.param({"players": 2}, "players", id="players 2"),
+        pytest.param({"min_points": -3}, "min_points", id="negative min_points"),
+        pytest.param({"goulash": "maybe"}, "goulash", id="goulash not true or false"),
+    ],
+)
+def test_bad_club_settings_are_refused_when_saved(options, words):
+    with pytest.raises(EngineError, match=words):
+        RULESET.with_overrides(options=options)
+
+
+def test_command_line_strings_are_converted():
+    # --option players=3 --option goulash=true: the Pure case (7 points) on W's discard is a
+    # three-player goulash hand: pot 3 x 5 = 15, S +10, E and W -5.
+    club = RULESET.with_overrides(options={"players": "3", "goulash": "true"})
+    data = H("d4 d5 d6 d7 d7 d7 d9 d9 d9 d2 d2", "d2", "discard", "W", melds=(X("d1 d2 d3"),))
+    assert dict(score(data, club).payments) == {"E": -5, "S": 10, "W": -5, "N": 0}
 
 
 @pytest.mark.parametrize(

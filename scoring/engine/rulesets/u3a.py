@@ -426,6 +426,14 @@ class U3ARuleSet(RuleSet):
 
     # -- options ---------------------------------------------------------------------
 
+    def resolve_options(self, options: Mapping | None) -> dict:
+        """Defaults <- given options; also checks players (3 or 4) and min_points (0 or more),
+        so a club cannot store a setting that every hand would refuse."""
+        opts = super().resolve_options(options)
+        self._seats(opts)
+        self.minimum(opts)
+        return opts
+
     def _seats(self, opts: Mapping[str, object]) -> tuple[str, ...]:
         players = opts["players"]
         if players == 4:
