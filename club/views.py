@@ -1,0 +1,29 @@
+from django.contrib import messages
+from django.shortcuts import redirect, render
+
+from .forms import ClubSettingsForm
+from .models import Club
+from .roles import coordinator_required
+
+
+def home(request):
+    return render(request, "club/home.html")
+
+
+@coordinator_required
+def club_settings(request):
+    club = Club.objects.current()
+    if request.method == "POST":
+        form = ClubSettingsForm(request.POST, instance=club)
+        if form.is_valid():
+            form.save()
+            messages.success(request, "The club's settings are saved.")
+            return redirect("club_settings")
+    elif request.htmx and "rule_set" in request.GET:
+        # Choosing another rule set shows that rule set's options, keeping other entries.
+        form = ClubSettingsForm(request.GET, instance=club)
+        form.errors.clear()
+        return render(request, "club/settings.html#rule-options", {"form": form})
+    else:
+        form = ClubSettingsForm(instance=club)
+    return render(request, "club/settings.html", {"form": form})

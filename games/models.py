@@ -1,0 +1,1 @@
+"""Tables' matches, rounds, hands and dealer rotation (a later issue)."""

@@ -1,0 +1,15 @@
+from playwright.sync_api import expect
+
+from club.demo import COORDINATOR_LOGIN, load_demo
+
+
+def test_coordinator_logs_in_and_sees_the_club_home_page(live_server, page, transactional_db):
+    club = load_demo()
+    page.goto(live_server.url)
+    page.get_by_role("link", name="Log in").first.click()
+    page.get_by_label("Username").fill(COORDINATOR_LOGIN[0])
+    page.get_by_label("Password").fill(COORDINATOR_LOGIN[1])
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Welcome to {club.name}")
+    expect(page.get_by_text("(coordinator)")).to_be_visible()
+    expect(page.get_by_role("link", name="Club settings")).to_be_visible()

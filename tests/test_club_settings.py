@@ -1,0 +1,98 @@
+"""Club settings: name, rule set with its options, starting tally, seating preferences."""
+
+from django.urls import reverse
+
+from club.models import Club
+from scoring.engine import get_ruleset
+
+
+def settings_post(club: Club, **changes) -> dict:
+    ruleset = get_ruleset(changes.get("rule_set", club.rule_set))
+    data = {
+        "name": club.name,
+        "rule_set": club.rule_set,
+        "starting_tally": "",
+        "odd_tables": club.odd_tables,
+        "spread_beginners": "on",
+    }
+    for key, default in ruleset.option_defaults.items():
+        if not isinstance(default, bool):
+            data[f"option_{key}"] = str(default)
+        elif default:
+            data[f"option_{key}"] = "on"
+    for key, default in ruleset.value_defaults.items():
+        data[f"value_{key}"] = str(default)
+    data.update(changes)
+    return data
+
+
+def test_settings_page_shows_the_rule_sets_options(coordinator_client, club):
+    page = coordinator_client.get(reverse("club_settings")).content.decode()
+    assert 'name="option_limit"' in page
+    assert 'value="2000"' in page
+
+
+def test_coordinator_saves_name_rules_and_a_changed_option(coordinator_client, club):
+    data = settings_post(club, name="Thursday Tiles", option_limit="1000", starting_tally="1500")
+    response = coordinator_client.post(reverse("club_settings"), data)
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert club.name == "Thursday Tiles"
+    assert club.rule_options == {"limit": 1000}
+    assert club.rule_values == {}
+    assert club.effective_starting_tally == 1500
+
+
+def test_switching_rule_set_stores_only_that_rule_sets_overrides(coordinator_client, club):
+    club.rule_options = {"limit": 1000}
+    club.save()
+    data = settings_post(club, rule_set="u3a", option_min_points="5")
+    response = coordinator_client.post(reverse("club_settings"), data)
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert club.rule_set == "u3a"
+    assert club.rule_options == {"min_points": 5}
+    assert club.effective_starting_tally == 0
+
+
+def test_a_changed_table_value_is_stored_as_an_override(coordinator_client, club):
+    ruleset = get_ruleset("classical")
+    key, default = next(
+        (k, v) for k, v in ruleset.value_defaults.items() if not isinstance(v, bool)
+    )
+    data = settings_post(club, **{f"value_{key}": str(default + 1)})
+    assert coordinator_client.post(reverse("club_settings"), data).status_code == 302
+    club.refresh_from_db()
+    assert club.rule_values == {key: default + 1}
+
+
+def test_bad_input_is_named_and_entries_are_kept(coordinator_client, club):
+    data = settings_post(club, name="Kept Name", option_limit="lots")
+    response = coordinator_client.post(reverse("club_settings"), data)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Enter a whole number" in page
+    assert 'value="Kept Name"' in page
+    assert 'value="lots"' in page
+    club.refresh_from_db()
+    assert club.name != "Kept Name"
+
+
+def test_an_option_the_engine_rejects_is_explained(coordinator_client, club):
+    data = settings_post(club, option_limit="-5")
+    response = coordinator_client.post(reverse("club_settings"), data)
+    assert response.status_code == 200
+    assert "limit" in response.content.decode().lower()
+    club.refresh_from_db()
+    assert club.rule_options == {}
+
+
+def test_choosing_a_rule_set_swaps_in_its_options_with_htmx(coordinator_client, club):
+    response = coordinator_client.get(
+        reverse("club_settings"), {"rule_set": "hk", "name": "x"}, HTTP_HX_REQUEST="true"
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert page.lstrip().startswith('<fieldset id="rule-options"')
+    assert 'name="option_min_faan"' in page
+    assert 'name="option_limit"' not in page

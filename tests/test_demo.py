@@ -1,0 +1,36 @@
+from django.contrib.auth import authenticate
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from club.demo import COORDINATOR_LOGIN, MEMBER_LOGIN
+from club.models import Club, Member
+from club.roles import is_coordinator
+
+
+def test_demo_club_has_members_and_working_logins(db, capsys):
+    call_command("demo", "--if-empty")
+    out = capsys.readouterr().out
+    assert f"{COORDINATOR_LOGIN[0]} / {COORDINATOR_LOGIN[1]}" in out
+    assert f"{MEMBER_LOGIN[0]} / {MEMBER_LOGIN[1]}" in out
+    assert Club.objects.count() == 1
+    assert 20 <= Member.objects.count() <= 30
+    assert Member.objects.filter(experience=Member.Experience.BEGINNER).exists()
+    coordinator = authenticate(username=COORDINATOR_LOGIN[0], password=COORDINATOR_LOGIN[1])
+    member = authenticate(username=MEMBER_LOGIN[0], password=MEMBER_LOGIN[1])
+    assert coordinator and is_coordinator(coordinator)
+    assert member and not is_coordinator(member)
+    assert member.member.table_name
+
+
+def test_demo_is_loaded_only_into_an_empty_database(db, capsys):
+    call_command("demo", "--if-empty")
+    members = Member.objects.count()
+    call_command("demo", "--if-empty")
+    assert "already has data" in capsys.readouterr().out
+    assert Member.objects.count() == members
+    try:
+        call_command("demo")
+    except CommandError as error:
+        assert "already has data" in str(error)
+    else:
+        raise AssertionError("demo without --if-empty must refuse a non-empty database")

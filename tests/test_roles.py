@@ -1,0 +1,61 @@
+"""Roles: coordinators run the club, members look, anonymous users are asked to log in."""
+
+import pytest
+from django.urls import reverse
+
+from club.roles import is_coordinator
+from tests.factories import MemberFactory, UserFactory
+
+COORDINATOR_PAGES = ["club_settings"]
+
+
+@pytest.mark.parametrize("name", COORDINATOR_PAGES)
+def test_anonymous_users_are_sent_to_log_in(client, club, name):
+    url = reverse(name)
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={url}"
+
+
+@pytest.mark.parametrize("name", COORDINATOR_PAGES)
+def test_members_cannot_reach_coordinator_pages(member_client, name):
+    response = member_client.get(reverse(name))
+    assert response.status_code == 403
+    assert "this page is for the club's coordinators" in response.content.decode()
+
+
+@pytest.mark.parametrize("name", COORDINATOR_PAGES)
+def test_members_cannot_post_to_coordinator_pages(member_client, club, name):
+    response = member_client.post(reverse(name), {"name": "Hijacked"})
+    assert response.status_code == 403
+    club.refresh_from_db()
+    assert club.name != "Hijacked"
+
+
+@pytest.mark.parametrize("name", COORDINATOR_PAGES)
+def test_coordinators_reach_coordinator_pages(coordinator_client, name):
+    assert coordinator_client.get(reverse(name)).status_code == 200
+
+
+def test_coordinators_can_use_the_admin(coordinator_client):
+    assert coordinator_client.get(reverse("admin:index")).status_code == 200
+    assert coordinator_client.get(reverse("admin:club_member_changelist")).status_code == 200
+
+
+def test_members_cannot_use_the_admin(member_client):
+    response = member_client.get(reverse("admin:index"))
+    assert response.status_code == 302
+    assert reverse("admin:login") in response["Location"]
+
+
+def test_a_member_record_needs_no_login(club):
+    member = MemberFactory(club=club, user=None)
+    assert member.user is None
+
+
+def test_role_check(club, coordinator):
+    plain = UserFactory()
+    assert is_coordinator(coordinator)
+    assert not is_coordinator(plain)
+    plain.is_superuser = True
+    assert is_coordinator(plain)

@@ -1,0 +1,97 @@
+"""Settings come from the environment, and production settings pass `check --deploy`."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBE = (
+    "import json, django; from django.conf import settings; django.setup();"
+    "db = settings.DATABASES['default'];"
+    "print(json.dumps({'debug': settings.DEBUG, 'hosts': settings.ALLOWED_HOSTS,"
+    " 'tz': settings.TIME_ZONE, 'engine': db['ENGINE'], 'name': str(db['NAME']),"
+    " 'secret': settings.SECRET_KEY, 'storage': settings.STORAGES['staticfiles']['BACKEND']}))"
+)
+
+
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
+    clean_env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "TIME_ZONE"}
+    }
+    clean_env.update(env, DJANGO_SETTINGS_MODULE="config.settings.base")
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=clean_env, capture_output=True, text=True
+    )
+
+
+def settings_with(**env: str) -> dict:
+    result = run_python(PROBE, **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_defaults_for_local_development():
+    values = settings_with(DEBUG="true")
+    assert values["debug"] is True
+    assert values["tz"] == "Europe/London"
+    assert values["engine"] == "django.db.backends.sqlite3"
+    assert values["name"] == str(ROOT / "db.sqlite3")
+    assert values["hosts"] == ["127.0.0.1", "localhost"]
+
+
+def test_values_read_from_the_environment():
+    values = settings_with(
+        DEBUG="false",
+        SECRET_KEY="k" * 60,
+        ALLOWED_HOSTS="club.example.org, www.club.example.org",
+        DATABASE_URL="postgres://u:p@db.example.org:5432/club",
+        TIME_ZONE="Australia/Sydney",
+    )
+    assert values["debug"] is False
+    assert values["secret"] == "k" * 60
+    assert values["hosts"] == ["club.example.org", "www.club.example.org"]
+    assert values["engine"] == "django.db.backends.postgresql"
+    assert values["name"] == "club"
+    assert values["tz"] == "Australia/Sydney"
+    assert values["storage"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = run_python(PROBE, DEBUG="false")
+    assert result.returncode != 0
+    assert "Set SECRET_KEY" in result.stderr
+
+
+def test_a_bad_debug_value_is_named():
+    result = run_python(PROBE, DEBUG="maybe")
+    assert result.returncode != 0
+    assert "DEBUG must be true or false" in result.stderr
+
+
+@pytest.mark.parametrize("debug", ["false"])
+def test_production_settings_pass_check_deploy(debug):
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={
+            **{
+                k: v
+                for k, v in os.environ.items()
+                if k not in {"DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+            },
+            "DJANGO_SETTINGS_MODULE": "config.settings.base",
+            "DEBUG": debug,
+            "SECRET_KEY": "x9!Qz" * 12,
+            "ALLOWED_HOSTS": "club.example.org",
+        },
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
