@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from club import views as club_views
+from club.views import home as club_views
 
 admin.site.site_header = "Mahjong club administration"
 admin.site.site_title = "Mahjong club admin"

@@ -1,9 +1,9 @@
 from django.contrib import messages
 from django.shortcuts import redirect, render
 
-from .forms import ClubSettingsForm
-from .models import Club
-from .roles import coordinator_required
+from club.forms import ClubSettingsForm
+from club.models import Club
+from club.roles import coordinator_required
 
 
 def home(request):
