@@ -1,0 +1,3 @@
+"""Seating URLs (owned by the seating work); club/urls.py appends these."""
+
+seating_urlpatterns: list = []
