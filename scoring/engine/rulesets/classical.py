@@ -166,16 +166,54 @@ LIMIT_HANDS = (
     THIRTEEN_ORPHANS,
 ) = range(len(LIMIT_HANDS))
 
-# --- tile facts, precomputed ---------------------------------------------------------------
-# Bit of the suit (1 bamboo, 2 characters, 4 dots) or 8 for an honour.
-_SUIT_BIT = tuple(1 << (t // 9) if t < 27 else 8 for t in range(34))
-_MAJOR = tuple(t >= 27 or t % 9 in (0, 8) for t in range(34))
-_SIMPLE = tuple(not m for m in _MAJOR)
-# A chow starting at tile t: number of its first tile 0..6 (1-based 1..7).
-_CHOW_HAS_TERMINAL = tuple(t < 27 and t % 9 in (0, 6) for t in range(34))
-_KIND_INDEX = {"pong": 0, "kong": 1, "chow": 2}
-_CONSECUTIVE_CHOWS = 0b1001001  # chows starting at 1, 4 and 7
+# --- group facts, precomputed ---------------------------------------------------------------
+# Each group of a reading becomes one table entry (see _Tables.winds) carrying, besides its
+# item, points and doublings, three small ints that score_reading combines with + & |:
+# - counters, added: 4-bit fields (see _COUNT_*), so one addition counts everything;
+# - AND flags: the group keeps the hand "all simples" / "only terminals and honours" /
+#   "a terminal or honour in each group";
+# - OR bits: the suit (bits 0-2) or honours (bit 3), the start of a chow (bit 4 + tile),
+#   and whether the pair is a dragon (_PAIR_DRAGON) or a wind (_PAIR_WIND).
+_COUNT_TRIPLET = 1
+_COUNT_CONCEALED_TRIPLET = 1 << 4
+_COUNT_KONG = 1 << 8
+_COUNT_CHOW = 1 << 12
+_COUNT_DRAGON_TRIPLET = 1 << 16
+_COUNT_WIND_TRIPLET = 1 << 20
+_ALL_SIMPLE, _ONLY_MAJOR, _EACH_MAJOR = 1, 2, 4
+_PAIR_DRAGON = 1 << 31
+_PAIR_WIND = 1 << 32
+_CHOW_BITS = 4
+_CONSECUTIVE_CHOWS = 0b1001001  # chows starting at 1, 4 and 7 of one suit
 _SEAT_INDEX = {w: i for i, w in enumerate(WINDS)}
+
+
+def _group_facts(kind: str, tile: int, concealed: bool) -> tuple[int, int, int]:
+    """(counters, AND flags, OR bits) of one group."""
+    suit_bit = 1 << (tile // 9) if tile < 27 else 8
+    major = tile >= 27 or tile % 9 in (0, 8)
+    if kind == "chow":
+        has_terminal = tile % 9 in (0, 6)
+        flags = _EACH_MAJOR if has_terminal else _ALL_SIMPLE
+        return _COUNT_CHOW, flags, suit_bit | 1 << (_CHOW_BITS + tile)
+    flags = _ONLY_MAJOR | _EACH_MAJOR if major else _ALL_SIMPLE
+    if kind == "pair":
+        bits = suit_bit
+        if tile >= 31:
+            bits |= _PAIR_DRAGON
+        elif tile >= 27:
+            bits |= _PAIR_WIND
+        return 0, flags, bits
+    counters = _COUNT_TRIPLET
+    if concealed:
+        counters += _COUNT_CONCEALED_TRIPLET
+    if kind == "kong":
+        counters += _COUNT_KONG
+    if tile >= 31:
+        counters += _COUNT_DRAGON_TRIPLET
+    elif tile >= 27:
+        counters += _COUNT_WIND_TRIPLET
+    return counters, flags, suit_bit
 
 
 def _category(tile: int, own: int, prevailing: int) -> str:
@@ -205,11 +243,13 @@ class _Tables:
         "hand",
         "four_flowers",
         "four_seasons",
+        "bonus_lines",
     )
 
     def __init__(self, values: Mapping[str, int]) -> None:
         self.values = values
-        self.by_winds: dict[tuple[str, str], tuple] = {}
+        self.by_winds: dict[tuple[str, str], dict] = {}
+        self.bonus_lines: dict[tuple[int, int], Item] = {}
         v = values
         # Mahjong items per (won_by, concealed hand): (basic points, items).
         base = v["mahjong.points"]
@@ -222,6 +262,7 @@ class _Tables:
         conc = v["mahjong.concealed.points"]
         self.mahjong = {}
         for won_by, (label, points) in extra.items():
+            self.mahjong[won_by] = by_concealed = [None, None]
             for concealed in (False, True):
                 items = [_item("Mahjong", base)] if base else []
                 total = base
@@ -231,7 +272,7 @@ class _Tables:
                 if concealed and conc:
                     items.append(_item("Concealed hand", conc))
                     total += conc
-                self.mahjong[won_by, concealed] = (total, tuple(items))
+                by_concealed[concealed] = (total, tuple(items))
         # Winning-move doublings per (won_by, last_tile): (doublings, items).
         self.win_items = {}
         last_wall = v["win.last_wall_tile.doublings"]
@@ -282,12 +323,17 @@ class _Tables:
             d = v[f"hand.{key}.doublings"]
             self.hand[key] = (_item(name, 0, d) if d else None, d)
 
-    def winds(self, seat: str, prevailing: str) -> tuple:
-        """(set table, pair table) for one seat / prevailing wind pair.
+    def bonus_line(self, count: int, points: int) -> Item:
+        """The "Flowers and seasons (n)" line, built once per (count, points)."""
+        item = self.bonus_lines.get((count, points))
+        if item is None:
+            item = self.bonus_lines[count, points] = _item(f"Flowers and seasons ({count})", points)
+        return item
 
-        set table: indexed [kind * 2 + concealed][tile] -> (item or None, points, doublings)
-        pair table: [tile] -> (item or None, points, doublings)
-        """
+    def winds(self, seat: str, prevailing: str) -> dict:
+        """The group table for one seat / prevailing wind pair:
+        ``table[kind][concealed][tile] -> (item or None, points, doublings, counters,
+        AND flags, OR bits)``; kind is "pong", "kong", "chow" or "pair"."""
         key = (seat, prevailing)
         found = self.by_winds.get(key)
         if found is not None:
@@ -295,36 +341,34 @@ class _Tables:
         v = self.values
         own = 27 + _SEAT_INDEX[seat]
         prev = 27 + _SEAT_INDEX[prevailing]
-        sets = []
-        for kind in ("pong", "kong", "chow"):
+        table = {}
+        for kind in ("pong", "kong", "chow", "pair"):
+            rows = []
             for concealed in (False, True):
                 state = "concealed" if concealed else "exposed"
                 row = []
                 for tile in range(34):
+                    if kind == "chow" and (tile >= 27 or tile % 9 > 6):
+                        row.append(None)  # no such chow
+                        continue
+                    category = _category(tile, own, prev)
                     if kind == "chow":
-                        if tile >= 27 or tile % 9 > 6:
-                            row.append((None, 0, 0))
-                            continue
-                        prefix = "chow"
+                        prefix = f"chow.{state}"
                         label = f"{state.capitalize()} chow ({CODES[tile]} {CODES[tile + 1]} {CODES[tile + 2]})"
+                    elif kind == "pair":  # one value whether or not the winning tile made it
+                        prefix = f"pair.{category}"
+                        label = f"Pair of {_CATEGORY_LABEL[category]} ({CODES[tile]})"
                     else:
-                        category = _category(tile, own, prev)
-                        prefix = f"{kind}.{category}"
+                        prefix = f"{kind}.{category}.{state}"
                         label = f"{state.capitalize()} {kind} of {_CATEGORY_LABEL[category]} ({CODES[tile]})"
-                    p = v[f"{prefix}.{state}.points"]
-                    d = v[f"{prefix}.{state}.doublings"]
-                    row.append((_item(label, p, d) if (p or d) else None, p, d))
-                sets.append(tuple(row))
-        pairs = []
-        for tile in range(34):
-            category = _category(tile, own, prev)
-            p = v[f"pair.{category}.points"]
-            d = v[f"pair.{category}.doublings"]
-            label = f"Pair of {_CATEGORY_LABEL[category]} ({CODES[tile]})"
-            pairs.append((_item(label, p, d) if (p or d) else None, p, d))
-        found = (tuple(sets), tuple(pairs))
-        self.by_winds[key] = found
-        return found
+                    p = v[f"{prefix}.points"]
+                    d = v[f"{prefix}.doublings"]
+                    item = _item(label, p, d) if (p or d) else None
+                    row.append((item, p, d, *_group_facts(kind, tile, concealed)))
+                rows.append(tuple(row))
+            table[kind] = tuple(rows)
+        self.by_winds[key] = table
+        return table
 
 
 # --- payments ------------------------------------------------------------------------------
@@ -440,110 +484,75 @@ class ClassicalRuleSet(RuleSet):
                 hand, HEAVENLY if hand.seat_wind == hand.dealer else EARTHLY, limit
             )
 
-        tables = self._tables()
-        set_table, pair_table = tables.winds(hand.seat_wind, hand.prevailing_wind)
+        tables = self.__dict__.get("_cached_tables")
+        if tables is None or tables.values is not self.values:
+            tables = self._tables()
+        table = tables.by_winds.get((hand.seat_wind, hand.prevailing_wind))
+        if table is None:
+            table = tables.winds(hand.seat_wind, hand.prevailing_wind)
 
-        set_items = []
-        points = 0
-        doublings = 0
-        triplets = concealed_triplets = kongs = chows = 0
-        dragon_triplets = wind_triplets = 0
-        suits = 0  # bits: 1, 2, 4 suits; 8 honours
-        all_simple = True
-        only_major = True
-        each_major = True
-        chow_starts = [0, 0, 0]
-        pair_tile = -1
-        pair_entry = None
+        # One pass over the groups (declared melds, concealed sets, the pair last).
+        breakdown = []
+        points = doublings = counters = 0
+        and_flags = _ALL_SIMPLE | _ONLY_MAJOR | _EACH_MAJOR
+        or_bits = 0
         for g in reading.groups:
-            kind = g.kind
-            tile = g.tile
-            if kind == "pair":
-                pair_tile = tile
-                pair_entry = pair_table[tile]
-                suits |= _SUIT_BIT[tile]
-                if _MAJOR[tile]:
-                    all_simple = False
-                else:
-                    only_major = False
-                    each_major = False
-                continue
-            if kind == "chow":
-                entry = set_table[4 + g.concealed][tile]
-                chows += 1
-                suits |= _SUIT_BIT[tile]
-                only_major = False
-                if _CHOW_HAS_TERMINAL[tile]:
-                    all_simple = False
-                else:
-                    each_major = False
-                chow_starts[tile // 9] |= 1 << (tile % 9)
-            else:
-                is_kong = kind == "kong"
-                entry = set_table[2 * is_kong + g.concealed][tile]
-                triplets += 1
-                if g.concealed:
-                    concealed_triplets += 1
-                if is_kong:
-                    kongs += 1
-                if tile >= 27:
-                    if tile >= 31:
-                        dragon_triplets += 1
-                    else:
-                        wind_triplets += 1
-                suits |= _SUIT_BIT[tile]
-                if _MAJOR[tile]:
-                    all_simple = False
-                else:
-                    only_major = False
-                    each_major = False
+            entry = table[g.kind][g.concealed][g.tile]
             item = entry[0]
             if item is not None:
-                set_items.append(item)
+                breakdown.append(item)
                 points += entry[1]
                 doublings += entry[2]
+            counters += entry[3]
+            and_flags &= entry[4]
+            or_bits |= entry[5]
+        triplets = counters & 15
+        concealed_triplets = counters >> 4 & 15
+        suits = or_bits & 15  # 1, 2, 4: one suit; 8: honours
 
-        # Limit hands (standard shape), in the seed's order.
+        # Limit hands (four sets and a pair), in the seed's order.
         limit_hand = -1
         if triplets == 4 and concealed_triplets == 4:
-            limit_hand = FOUR_CONCEALED_TRIPLETS if kongs == 0 else FOUR_TRIPLETS_CONCEALED
-        elif suits in (1, 2, 4) and nine_gates(hand, reading):
+            limit_hand = (
+                FOUR_CONCEALED_TRIPLETS if counters & 0xF00 == 0 else FOUR_TRIPLETS_CONCEALED
+            )
+        elif (suits == 1 or suits == 2 or suits == 4) and nine_gates(hand, reading):
             limit_hand = NINE_GATES
-        elif dragon_triplets == 3:
+        elif counters >> 16 & 15 == 3:
             limit_hand = BIG_THREE_DRAGONS
-        elif wind_triplets == 3 and 27 <= pair_tile <= 30:
+        elif counters >> 20 & 15 == 3 and or_bits & _PAIR_WIND:
             limit_hand = LITTLE_FOUR_WINDS
-        elif wind_triplets == 4:
+        elif counters >> 20 & 15 == 4:
             limit_hand = BIG_FOUR_WINDS
         elif suits == 8:
             limit_hand = ALL_HONOURS
-        elif only_major and not suits & 8:
+        elif and_flags & _ONLY_MAJOR and not suits & 8:
             limit_hand = ALL_TERMINALS
         if limit_hand >= 0:
             return self._limit_result(hand, limit_hand, limit)
+        scored_nothing = points == 0  # no set or pair scored (bonus tiles checked below)
 
-        # Basic points.
-        mahjong_points, items = tables.mahjong[hand.won_by, hand.is_concealed]
+        # Basic points: Mahjong lines first, then the sets and pair, then bonus tiles.
+        concealed_hand = True
+        for meld in hand.melds:
+            if not meld.concealed:
+                concealed_hand = False
+                break
+        mahjong_points, mahjong_items = tables.mahjong[hand.won_by][concealed_hand]
         points += mahjong_points
-        breakdown = list(items)
-        breakdown.extend(set_items)
-        if pair_entry[0] is not None:
-            breakdown.append(pair_entry[0])
-            points += pair_entry[1]
-            doublings += pair_entry[2]
+        if mahjong_items:
+            breakdown[0:0] = mahjong_items
         bonus = hand.bonus
-        bonus_points = 0
         if bonus:
+            bonus_points = 0
             bonus_table = tables.bonus_points
             for t in bonus:
                 bonus_points += bonus_table[t - 34]
             if bonus_points:
-                breakdown.append(_item(f"Flowers and seasons ({len(bonus)})", bonus_points))
+                breakdown.append(tables.bonus_line(len(bonus), bonus_points))
                 points += bonus_points
-        scored_nothing = points == mahjong_points
-
-        # Doublings: bonus tiles.
-        if bonus:
+                scored_nothing = False
+            # Doublings from bonus tiles.
             seat = _SEAT_INDEX[hand.seat_wind]
             prev = _SEAT_INDEX[hand.prevailing_wind]
             found = []
@@ -571,34 +580,37 @@ class ClassicalRuleSet(RuleSet):
             breakdown.extend(win_items)
             doublings += d
         # Doublings: the hand's patterns, in the seed's order.
-        found = []
         hand_table = tables.hand
+        found = []
         if scored_nothing:
-            found.append("no_points")
-        if all_simple:
-            found.append("all_simples")
-        if chows >= 3 and any(
-            starts & _CONSECUTIVE_CHOWS == _CONSECUTIVE_CHOWS for starts in chow_starts
-        ):
-            found.append("three_consecutive_chows")
+            found.append(hand_table["no_points"])
+        if and_flags & _ALL_SIMPLE:
+            found.append(hand_table["all_simples"])
+        if counters >> 12 & 15 >= 3:
+            chow_bits = or_bits >> _CHOW_BITS
+            for shift in (0, 9, 18):
+                if chow_bits >> shift & _CONSECUTIVE_CHOWS == _CONSECUTIVE_CHOWS:
+                    found.append(hand_table["three_consecutive_chows"])
+                    break
         if triplets == 4:
             found.append(
-                "four_triplets" if concealed_triplets < 3 else "four_triplets_three_concealed"
+                hand_table["four_triplets_three_concealed"]
+                if concealed_triplets == 3
+                else hand_table["four_triplets"]
             )
-        elif concealed_triplets == 3 and chows == 1:
-            found.append("three_and_one")
-        if suits in (1, 2, 4):
-            found.append("one_suit_only")
-        if only_major:  # both terminals and honours here: the pure hands are limits
-            found.append("all_honours_and_terminals")
-        if each_major:
-            found.append("honour_or_terminal_in_each_set")
-        if suits in (9, 10, 12):
-            found.append("one_suit_with_honours")
-        if dragon_triplets == 2 and pair_tile >= 31:
-            found.append("little_three_dragons")
-        for key in found:
-            item, d = hand_table[key]
+        elif concealed_triplets == 3 and counters >> 12 & 15 == 1:
+            found.append(hand_table["three_and_one"])
+        if suits == 1 or suits == 2 or suits == 4:
+            found.append(hand_table["one_suit_only"])
+        if and_flags & _ONLY_MAJOR:  # with honours and terminals: the pure ones are limits
+            found.append(hand_table["all_honours_and_terminals"])
+        if and_flags & _EACH_MAJOR:
+            found.append(hand_table["honour_or_terminal_in_each_set"])
+        if suits == 9 or suits == 10 or suits == 12:
+            found.append(hand_table["one_suit_with_honours"])
+        if counters >> 16 & 15 == 2 and or_bits & _PAIR_DRAGON:
+            found.append(hand_table["little_three_dragons"])
+        for item, d in found:
             if item is not None:
                 breakdown.append(item)
                 doublings += d
