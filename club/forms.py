@@ -8,9 +8,17 @@ OPTION_PREFIX = "option_"
 VALUE_PREFIX = "value_"
 
 
+# Options that describe one hand or one table, not the club: recorded with the hand.
+PER_HAND_OPTIONS = {"liable", "goulash", "players"}
+
+
 def club_level_options(ruleset) -> dict:
-    """Numeric and yes/no options; text options (e.g. fan's `liable`) belong to one hand."""
-    return {k: v for k, v in ruleset.option_defaults.items() if isinstance(v, (bool, int))}
+    return {k: v for k, v in ruleset.option_defaults.items() if k not in PER_HAND_OPTIONS}
+
+
+def value_label(key: str) -> str:
+    """'pong.minor.exposed.points' -> 'Pong · minor · exposed · points'."""
+    return " · ".join(part.replace("_", " ") for part in key.split(".")).capitalize()
 
 
 def _field_for(default, label: str, initial, help_text: str = ""):
@@ -49,7 +57,7 @@ class ClubSettingsForm(forms.ModelForm):
                 help_text=f"Usual value: {default}",
             )
         for key, default in ruleset.value_defaults.items():
-            field = _field_for(default, key, saved_values.get(key, default))
+            field = _field_for(default, value_label(key), saved_values.get(key, default))
             field.required = False
             field.help_text = f"Usual value: {default}"
             self.fields[VALUE_PREFIX + key] = field

@@ -96,3 +96,17 @@ def test_choosing_a_rule_set_swaps_in_its_options_with_htmx(coordinator_client, 
     assert page.lstrip().startswith('<fieldset id="rule-options"')
     assert 'name="option_min_faan"' in page
     assert 'name="option_limit"' not in page
+
+
+def test_per_hand_options_are_not_club_settings(coordinator_client, club):
+    club.rule_set = "u3a"
+    club.save()
+    page = coordinator_client.get(reverse("club_settings")).content.decode()
+    assert 'name="option_min_points"' in page
+    assert 'name="option_goulash"' not in page
+    assert 'name="option_players"' not in page
+
+
+def test_table_values_have_readable_labels(coordinator_client, club):
+    page = coordinator_client.get(reverse("club_settings")).content.decode()
+    assert "Mahjong · wall · points" in page
