@@ -17,9 +17,12 @@ c4-c5-c6 chow, so the tested set stays concealed.
 
 import pytest
 
-from scoring.engine import score, score_json
+from scoring.engine import patterns, score, score_json
+from scoring.engine.decompose import readings
 from scoring.engine.errors import EngineError
-from scoring.engine.rulesets.classical import RULESET, VALUE_DEFAULTS
+from scoring.engine.hand import parse_hand
+from scoring.engine.random_hands import random_hands
+from scoring.engine.rulesets.classical import LIMIT_HANDS, RULESET, VALUE_DEFAULTS
 
 FILL = "b1 b2 b3 c4 c5 c6 d2 d3 d4 d5 d5"  # 11 tiles: three chows and a minor pair
 CHOWS = "b1 b2 b3 c4 c5 c6 c7 c8 c9 d2 d3 d4"  # 12 tiles: four chows, add a pair
@@ -332,9 +335,21 @@ SET_CASES = [
 # Base: four chows and a minor pair, concealed, on a discard: 20 + 10 = 30.
 BONUS_CASES = [
     pytest.param(
-        hand(CHOWS + " d5 d5", bonus="f3 s4"),
-        34,  # f3, s4 are West/North tiles: 30 + 2 + 2 = 34, no doubling (No points is
+        hand(CHOWS + " d5 d5", bonus="s4"),
+        32,  # s4 is North's season (nobody's here): 30 + 2 = 32, no doubling (No points is
         # lost: a bonus tile scored points)
+        [MJ, CONC, ("Flowers and seasons (1)", 2, None)],
+        id="season",
+    ),
+    pytest.param(
+        hand(CHOWS + " d5 d5", bonus="f3"),
+        32,  # f3 is West's flower: 30 + 2 = 32
+        [MJ, CONC, ("Flowers and seasons (1)", 2, None)],
+        id="flower",
+    ),
+    pytest.param(
+        hand(CHOWS + " d5 d5", bonus="f3 s4"),
+        34,  # 30 + 2 + 2 = 34: one line for all bonus tiles
         [MJ, CONC, ("Flowers and seasons (2)", 4, None)],
         id="season and flower",
     ),
@@ -1059,3 +1074,60 @@ def test_overridden_limit_option_default():
 def test_unknown_value_is_named():
     with pytest.raises(EngineError, match="pong.minor.melded.points"):
         RULESET.with_overrides(values={"pong.minor.melded.points": 3})
+
+
+# --- cross-check with the shared pattern predicates -----------------------------------------
+
+# Breakdown name -> the shared predicate (patterns.py) that must agree with it.
+PATTERN_ITEMS = {
+    "All simples": patterns.all_simples,
+    "Three consecutive chows": patterns.three_consecutive_chows,
+    "One suit only": patterns.one_suit_only,
+    "All honours and terminals": patterns.terminals_and_honours_only,
+    "Honour or terminal in each set": patterns.terminal_or_honour_in_each_group,
+    "One suit with honours": patterns.one_suit_with_honours,
+    "Little three dragons": patterns.little_three_dragons,
+}
+LIMIT_PREDICATES = (
+    patterns.nine_gates,
+    patterns.big_three_dragons,
+    patterns.little_four_winds,
+    patterns.big_four_winds,
+    patterns.all_honours,
+    patterns.all_terminals,
+)
+
+
+def test_every_reading_agrees_with_shared_patterns():
+    """score_reading detects the hand patterns inline (for speed); on 3,000 seeded random
+    hands its items must agree with patterns.py, and the total must be the breakdown's own
+    arithmetic: sum of points x 2^(sum of doublings), capped at the limit."""
+    opts = RULESET.resolve_options(None)
+    checked = 0
+    for data in random_hands(3000, seed=11):
+        hand = parse_hand(data)
+        for reading in readings(hand):
+            result = RULESET.score_reading(hand, reading, opts)
+            if reading.shape not in ("standard", "thirteen_orphans"):
+                assert result is None
+                continue
+            assert sum(result.payments.values()) == 0
+            names = [i.name for i in result.breakdown]
+            if names[0] in LIMIT_HANDS:
+                assert result.total == 2000 and result.limit
+                assert (
+                    hand.first_turn
+                    or reading.shape == "thirteen_orphans"
+                    or patterns.concealed_pongs(reading) == 4
+                    or any(p(hand, reading) for p in LIMIT_PREDICATES)
+                ), names
+                continue
+            assert not any(p(hand, reading) for p in LIMIT_PREDICATES), names
+            for name, predicate in PATTERN_ITEMS.items():
+                assert (name in names) == predicate(hand, reading), (name, data)
+            points = sum(i.points or 0 for i in result.breakdown)
+            doublings = sum(i.doublings or 0 for i in result.breakdown)
+            assert result.total == min(points * 2**doublings, 2000)
+            assert result.limit == (points * 2**doublings >= 2000)
+            checked += 1
+    assert checked > 2000
