@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from ..decompose import readings
 from ..errors import EngineError
 from ..hand import describe_hand
 from ..patterns import nine_gates
 from ..result import Item, Result
+from ..shapes import special_shapes
 from ..tiles import CODES, WINDS
 from .base import RuleSet
 
@@ -448,16 +448,21 @@ class ClassicalRuleSet(RuleSet):
         try:
             return super().score(hand, options)
         except EngineError:
-            # A hand whose only readings are shapes the seeds do not know (seven pairs, the
-            # u3a knitting and snake hands): say so in classical's own words.
-            found = readings(hand)
-            if found and not any(r.shape in self.shapes for r in found):
-                shapes = " / ".join(sorted({r.shape.replace("_", " ") for r in found}))
-                raise EngineError(
-                    f"This hand ({describe_hand(hand)}) is not complete under the classical "
-                    f"rules: it makes only {shapes}, and classical scores four sets and a "
-                    f"pair, or thirteen orphans."
-                ) from None
+            # A hand whose only shapes are ones the seeds do not know (seven pairs, the u3a
+            # knitting and snake hands): say so in classical's own words. Those shapes need
+            # 14 concealed tiles and no meld; tile counts tell them cheaply.
+            if not hand.melds and len(hand.concealed) == 14:
+                counts = [0] * 34
+                for t in hand.concealed:
+                    counts[t] += 1
+                unknown = [s for s in special_shapes(counts) if s not in self.shapes]
+                if unknown:
+                    shapes = " / ".join(s.replace("_", " ") for s in unknown)
+                    raise EngineError(
+                        f"This hand ({describe_hand(hand)}) is not complete under the classical "
+                        f"rules: it makes only {shapes}, and classical scores four sets and a "
+                        f"pair, or thirteen orphans."
+                    ) from None
             raise
 
     def _limit_result(self, hand, index: int, limit: int) -> Result:
