@@ -935,6 +935,19 @@ def test_robbing_a_kong_keeps_other_sets_concealed():
     ]
 
 
+def test_pair_is_listed_after_the_sets():
+    # The pair's tile (we) sorts before the pong's (wn); the breakdown still reads sets first.
+    # 20 + 10 + 8 (concealed wn pong, 1) + 2 (prevailing wind pair) = 40; x2 = 80
+    out = run(hand("b1 b2 b3 c4 c5 c6 d2 d3 d4 we we wn wn wn"))
+    assert out["total"] == 80
+    assert rows(out) == [
+        MJ,
+        CONC,
+        ("Concealed pong of winds (wn)", 8, 1),
+        ("Pair of prevailing wind (we)", 2, None),
+    ]
+
+
 def test_bonus_tiles_do_not_spoil_all_simples():
     # All chows of simples: 20 + 10 = 30, No points + All simples: x4 = 120.
     plain = run(hand("c2 c3 c4 c5 c6 c7 b6 b7 b8 d2 d3 d4 d5 d5", win="c7"))

@@ -333,7 +333,7 @@ class _Tables:
     def winds(self, seat: str, prevailing: str) -> dict:
         """The group table for one seat / prevailing wind pair:
         ``table[kind][concealed][tile] -> (item or None, points, doublings, counters,
-        AND flags, OR bits)``; kind is "pong", "kong", "chow" or "pair"."""
+        AND flags, OR bits, is the pair)``; kind is "pong", "kong", "chow" or "pair"."""
         key = (seat, prevailing)
         found = self.by_winds.get(key)
         if found is not None:
@@ -364,7 +364,8 @@ class _Tables:
                     p = v[f"{prefix}.points"]
                     d = v[f"{prefix}.doublings"]
                     item = _item(label, p, d) if (p or d) else None
-                    row.append((item, p, d, *_group_facts(kind, tile, concealed)))
+                    facts = _group_facts(kind, tile, concealed)
+                    row.append((item, p, d, *facts, kind == "pair"))
                 rows.append(tuple(row))
             table[kind] = tuple(rows)
         self.by_winds[key] = table
@@ -498,6 +499,7 @@ class ClassicalRuleSet(RuleSet):
 
         # One pass over the groups (declared melds, concealed sets, the pair last).
         breakdown = []
+        pair_item = None
         points = doublings = counters = 0
         and_flags = _ALL_SIMPLE | _ONLY_MAJOR | _EACH_MAJOR
         or_bits = 0
@@ -505,12 +507,17 @@ class ClassicalRuleSet(RuleSet):
             entry = table[g.kind][g.concealed][g.tile]
             item = entry[0]
             if item is not None:
-                breakdown.append(item)
+                if entry[6]:
+                    pair_item = item  # listed after the sets
+                else:
+                    breakdown.append(item)
                 points += entry[1]
                 doublings += entry[2]
             counters += entry[3]
             and_flags &= entry[4]
             or_bits |= entry[5]
+        if pair_item is not None:
+            breakdown.append(pair_item)
         triplets = counters & 15
         concealed_triplets = counters >> 4 & 15
         suits = or_bits & 15  # 1, 2, 4: one suit; 8: honours
