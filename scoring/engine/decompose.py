@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from .hand import Hand, Meld
+from .hand import Hand
 from .shapes import special_shapes
 
 
@@ -111,106 +111,153 @@ def _local_splits(
     return frozenset(found)
 
 
+def _variants_of(
+    base: int, splits, win: int, exposed_win: bool
+) -> tuple[tuple[tuple[Group, ...], Group | None], ...]:
+    """(sets, pair) per split, as Groups with real tiles (base + index); when `win` is an
+    index 0-8, one variant per distinct group the winning tile can sit in, that group
+    marked winning (and not concealed when the win was on a discard / robbed kong)."""
+    out: list[tuple[tuple[Group, ...], Group | None]] = []
+    for split in sorted(splits):
+        sets = sorted((i, kind) for kind, i in split if kind != "pair")
+        pair = next((i for kind, i in split if kind == "pair"), None)
+        if win < 0:
+            out.append(
+                (
+                    tuple(_group(kind, base + i, True, False, False) for i, kind in sets),
+                    None if pair is None else _group("pair", base + pair, True, False, False),
+                )
+            )
+            continue
+        candidates = []
+        for i, kind in sets:
+            holds = i <= win <= i + 2 if kind == "chow" else i == win
+            if holds and (i, kind) not in candidates:
+                candidates.append((i, kind))
+        if pair == win:
+            candidates.append((pair, "pair"))
+        for candidate in candidates:
+            marked = False
+            groups = []
+            for i, kind in sets:
+                if not marked and (i, kind) == candidate:
+                    marked = True
+                    groups.append(_group(kind, base + i, not exposed_win, False, True))
+                else:
+                    groups.append(_group(kind, base + i, True, False, False))
+            pair_group = None
+            if pair is not None:
+                is_winning = candidate == (pair, "pair")
+                pair_group = _group(
+                    "pair", base + pair, not (is_winning and exposed_win), False, is_winning
+                )
+            variant = (tuple(groups), pair_group)
+            if variant not in out:
+                out.append(variant)
+    return tuple(out)
+
+
 @lru_cache(maxsize=1 << 16)
-def _suit_splits(base: int, counts: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...], ...]:
-    """Splits of one suit with real tile numbers (base = 0, 9 or 18); () if impossible."""
+def _suit_variants(base: int, counts: tuple[int, ...], win: int, exposed_win: bool):
+    """Every (sets, pair) of one suit's 9 counts; () if they cannot be split."""
     remainder = sum(counts) % 3
     if remainder == 1:
         return ()
-    splits = _local_splits(counts, remainder == 2)
-    return tuple(sorted(tuple((kind, base + i) for kind, i in split) for split in splits))
+    return _variants_of(base, _local_splits(counts, remainder == 2), win, exposed_win)
 
 
-def _standard_splits(counts: list[int]) -> list[list[tuple[str, int]]]:
-    """Every split of the concealed tiles into sets and exactly one pair."""
-    honour_groups: list[tuple[str, int]] = []
-    pairs = 0
-    for t in range(27, 34):
-        c = counts[t]
-        if c == 0:
-            continue
+@lru_cache(maxsize=1 << 12)
+def _honour_variants(counts: tuple[int, ...], win: int, exposed_win: bool):
+    """Honours form only pongs (3) and pairs (2); 1 or 4 concealed cannot be sets
+    (a kong must be declared)."""
+    split = []
+    for i, c in enumerate(counts):
         if c == 3:
-            honour_groups.append(("pong", t))
+            split.append(("pong", i))
         elif c == 2:
-            honour_groups.append(("pair", t))
-            pairs += 1
-        else:  # 1 or 4 concealed honours cannot be sets (a kong must be declared)
-            return []
-    suit_remainders = [sum(counts[b : b + 9]) % 3 for b in (0, 9, 18)]
-    if 1 in suit_remainders or pairs + suit_remainders.count(2) != 1:
-        return []
-    per_suit = []
-    for b in (0, 9, 18):
-        block = tuple(counts[b : b + 9])
-        if any(block):
-            splits = _suit_splits(b, block)
-            if not splits:
-                return []
-            per_suit.append(splits)
-    return [[g for part in combo for g in part] + honour_groups for combo in product(*per_suit)]
+            split.append(("pair", i))
+        elif c:
+            return ()
+    if sum(1 for kind, _ in split if kind == "pair") > 1:
+        return ()
+    return _variants_of(27, (tuple(split),), win, exposed_win)
 
 
-def _group_order(g: tuple[str, int]) -> tuple[bool, int, str]:
-    return (g[0] == "pair", g[1], g[0])
+_NO_GROUPS = (((), None),)
 
 
-def _placements(
-    shape: str,
-    declared: tuple[Group, ...],
-    groups: list[tuple[str, int]],
-    winning_tile: int,
-    exposed_win: bool,
+def _standard_readings(
+    counts: list[int], declared: tuple[Group, ...], winning_tile: int, exposed_win: bool
 ) -> list[Reading]:
-    """One reading per distinct group the winning tile can sit in."""
-    groups = sorted(groups, key=_group_order)
-    candidates = []
-    for kind, tile in groups:
-        holds = tile <= winning_tile <= tile + 2 if kind == "chow" else tile == winning_tile
-        if holds and (kind, tile) not in candidates:
-            candidates.append((kind, tile))
-    readings = []
-    for candidate in candidates:
-        out = list(declared)
-        marked = False
-        for kind, tile in groups:
-            if not marked and (kind, tile) == candidate:
-                marked = True
-                out.append(_group(kind, tile, not exposed_win, False, True))
+    parts = []
+    pairs = 0
+    for base in (0, 9, 18, 27):
+        block = counts[base : base + 9] if base < 27 else counts[27:34]
+        if not any(block):
+            continue
+        win = winning_tile - base if base <= winning_tile < base + len(block) else -1
+        if base < 27:
+            variants = _suit_variants(base, tuple(block), win, exposed_win)
+        else:
+            variants = _honour_variants(tuple(block), win, exposed_win)
+        if not variants:
+            return []
+        if variants[0][1] is not None:
+            pairs += 1
+        parts.append(variants)
+    if pairs != 1:
+        return []
+    if all(len(p) == 1 for p in parts):
+        groups = list(declared)
+        pair = None
+        for ((sets, part_pair),) in parts:
+            groups.extend(sets)
+            pair = part_pair or pair
+        groups.append(pair)
+        return [Reading("standard", tuple(groups))]
+    found = []
+    for combo in product(*parts):
+        groups = list(declared)
+        pair = None
+        for sets, part_pair in combo:
+            groups.extend(sets)
+            pair = part_pair or pair
+        groups.append(pair)
+        found.append(Reading("standard", tuple(groups)))
+    return found
+
+
+def _seven_pairs_readings(counts: list[int], winning_tile: int, exposed_win: bool) -> list[Reading]:
+    groups = []
+    for t in range(34):
+        for _ in range(counts[t] // 2):
+            if t == winning_tile and not any(g.winning for g in groups):
+                groups.append(_group("pair", t, not exposed_win, False, True))
             else:
-                out.append(_group(kind, tile, True, False, False))
-        readings.append(Reading(shape, tuple(out)))
-    return readings
+                groups.append(_group("pair", t, True, False, False))
+    return [Reading("seven_pairs", tuple(groups))]
 
 
 def readings(hand: Hand) -> tuple[Reading, ...]:
-    """Every reading of the hand (deduplicated); () when it is not a winning shape."""
-    return _readings(
-        hand.concealed,
-        hand.melds,
-        hand.winning_tile,
-        hand.won_by == "discard" or hand.won_by == "robbing_kong",
-    )
+    """Every reading of the hand (deduplicated); () when it is not a winning shape.
 
-
-@lru_cache(maxsize=4096)
-def _readings(
-    concealed: tuple[int, ...],
-    melds: tuple[Meld, ...],
-    winning_tile: int,
-    exposed_win: bool,
-) -> tuple[Reading, ...]:
+    Groups of a standard reading: declared melds (in the hand's order), then the concealed
+    sets by tile, then the pair.
+    """
+    concealed = hand.concealed
+    winning_tile = hand.winning_tile
+    won_by = hand.won_by
+    exposed_win = won_by == "discard" or won_by == "robbing_kong"
     counts = [0] * 34
     for t in concealed:
         counts[t] += 1
+    melds = hand.melds
     declared = tuple(_group(m.kind, m.tile, m.concealed, True, False) for m in melds)
-    found: list[Reading] = []
-    for split in _standard_splits(counts):
-        found.extend(_placements("standard", declared, split, winning_tile, exposed_win))
+    found = _standard_readings(counts, declared, winning_tile, exposed_win)
     if not melds and len(concealed) == 14:
         for shape in special_shapes(counts):
             if shape == "seven_pairs":
-                pairs = [("pair", t) for t in range(34) for _ in range(counts[t] // 2)]
-                found.extend(_placements(shape, (), pairs, winning_tile, exposed_win))
+                found.extend(_seven_pairs_readings(counts, winning_tile, exposed_win))
             else:
                 found.append(Reading(shape, ()))
-    return tuple(dict.fromkeys(found))
+    return tuple(found)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -45,13 +46,31 @@ class Meld:
     kind: str  # "chow" | "pong" | "kong"
     tile: int  # lowest tile of the set
     concealed: bool  # True only for a declared concealed kong
+    tiles: tuple[int, ...] = field(init=False, repr=False, compare=False)  # derived
 
-    @property
-    def tiles(self) -> tuple[int, ...]:
+    def __post_init__(self) -> None:
         t = self.tile
         if self.kind == "chow":
-            return (t, t + 1, t + 2)
-        return (t,) * (4 if self.kind == "kong" else 3)
+            tiles = (t, t + 1, t + 2)
+        else:
+            tiles = (t,) * (4 if self.kind == "kong" else 3)
+        object.__setattr__(self, "tiles", tiles)
+
+
+# Melds are interned: parsing a hand reuses the same few hundred objects.
+_MELDS: dict[tuple[str, int, bool], Meld] = {}
+
+
+def _meld(kind: str, tile: int, concealed: bool) -> Meld:
+    key = (kind, tile, concealed)
+    meld = _MELDS.get(key)
+    if meld is None:
+        meld = _MELDS[key] = Meld(kind, tile, concealed)
+    return meld
+
+
+def _meld_order(meld: Meld) -> tuple[int, str, bool]:
+    return (meld.tile, meld.kind, meld.concealed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +94,14 @@ class Hand:
     distinct_tiles: frozenset[int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        everything = list(self.concealed)
-        for meld in self.melds:
-            everything.extend(meld.tiles)
-        everything.sort()
-        object.__setattr__(self, "all_tiles", tuple(everything))
+        everything = self.concealed
+        if self.melds:
+            tiles = list(everything)
+            for meld in self.melds:
+                tiles += meld.tiles
+            tiles.sort()
+            everything = tuple(tiles)
+        object.__setattr__(self, "all_tiles", everything)
         object.__setattr__(self, "distinct_tiles", frozenset(everything))
 
     @property
@@ -100,18 +122,23 @@ class Hand:
         return sum(1 for meld in self.melds if meld.kind == "kong")
 
 
+_WIND_OF = {w: w for w in WINDS} | {w.lower(): w for w in WINDS}
+_WON_BY_OF = {w: w for w in WON_BY}
+
+
 def _meld_from_tiles(tiles: list[int], text: str, concealed: bool) -> Meld:
-    tiles = sorted(tiles)
+    """Sorted meld tiles -> Meld (interned), or EngineError saying why it is not a set."""
     first = tiles[0]
-    if len(tiles) in (3, 4) and all(t == first for t in tiles):
-        kind = "pong" if len(tiles) == 3 else "kong"
-        if concealed and kind != "kong":
+    last = tiles[-1]
+    n = len(tiles)
+    if first == last and (n == 3 or n == 4):
+        if concealed and n == 3:
             raise EngineError(
                 f"Meld '{text}' is marked concealed, but only a kong can be declared concealed."
             )
-        return Meld(kind, first, concealed)
-    if len(tiles) == 3 and tiles[1] == first + 1 and tiles[2] == first + 2:
-        if first >= 27 or first // 9 != tiles[2] // 9:
+        return _meld("pong" if n == 3 else "kong", first, concealed)
+    if n == 3 and tiles[1] == first + 1 and last == first + 2:
+        if last >= 27 or first // 9 != last // 9:
             raise EngineError(
                 f"Meld '{text}' is not a set: a chow is three suit tiles in a row, all of one suit."
             )
@@ -119,7 +146,7 @@ def _meld_from_tiles(tiles: list[int], text: str, concealed: bool) -> Meld:
             raise EngineError(
                 f"Meld '{text}' is marked concealed, but only a kong can be declared concealed."
             )
-        return Meld("chow", first, False)
+        return _meld("chow", first, False)
     raise EngineError(
         f"Meld '{text}' is not a set: a meld is a chow (three in a row of one suit), "
         "a pong (three alike) or a kong (four alike)."
@@ -130,146 +157,175 @@ def _parse_meld(raw: object, position: int) -> Meld:
     if not isinstance(raw, Mapping):
         raise EngineError(
             f"Meld {position} must be an object such as "
-            f'{{"tiles": "ww ww ww", "concealed": false}}, not {raw!r}.'
+            f'{{"tiles": "ww ww ww", "concealed": false}}, not {_short(raw)}.'
         )
-    for key in raw:
-        if key not in _MELD_FIELDS:
-            raise EngineError(
-                f"Meld {position} has an unknown field {key!r}; a meld has only 'tiles' and 'concealed'."
-            )
-    if "tiles" not in raw:
-        raise EngineError(f"Meld {position} has no 'tiles'.")
-    text = raw["tiles"]
-    if not isinstance(text, str):
+    if not _MELD_FIELDS.issuperset(raw):
+        key = next(k for k in raw if k not in _MELD_FIELDS)
         raise EngineError(
-            f"The tiles of meld {position} must be a string of codes such as 'ww ww ww', not {text!r}."
+            f"Meld {position} has an unknown field {_short(key)}; "
+            "a meld has only 'tiles' and 'concealed'."
+        )
+    text = raw.get("tiles")
+    if type(text) is not str:
+        if text is None:
+            raise EngineError(f"Meld {position} has no 'tiles'.")
+        raise EngineError(
+            f"The tiles of meld {position} must be a string of codes such as 'ww ww ww', "
+            f"not {_short(text)}."
         )
     concealed = raw.get("concealed", False)
-    if not isinstance(concealed, bool):
-        raise EngineError(f"'concealed' of meld '{text}' must be true or false, not {concealed!r}.")
-    tiles = _tiles_of(text, f"meld '{text}'")
+    if concealed is not False and concealed is not True:
+        if concealed is None:
+            concealed = False
+        else:
+            raise EngineError(
+                f"'concealed' of meld '{text}' must be true or false, not {_short(concealed)}."
+            )
+    try:
+        tiles = [_TILE_BY_TEXT[p] for p in text.split()]
+    except KeyError:
+        tiles = _tiles_of(text, f"meld '{text}'")
     if not tiles:
         raise EngineError(f"Meld {position} has no tiles.")
-    for t in tiles:
-        if t >= 34:
-            raise EngineError(
-                f"Bonus tile {CODES[t]} is in meld '{text}'; put flowers and seasons in 'bonus'."
-            )
+    tiles.sort()
+    if tiles[-1] >= 34:
+        bonus = next(t for t in tiles if t >= 34)
+        raise EngineError(
+            f"Bonus tile {CODES[bonus]} is in meld '{text}'; put flowers and seasons in 'bonus'."
+        )
     return _meld_from_tiles(tiles, text, concealed)
 
 
 def _tiles_of(text: str, where: str) -> list[int]:
-    lookup = _TILE_BY_TEXT
-    parts = text.split()
-    try:
-        return [lookup[p] for p in parts]
-    except KeyError:
-        pass
+    """Codes -> tiles, naming the first bad code and where it is."""
     tiles = []
-    for p in parts:
-        tile = lookup.get(p.lower())
+    for p in text.split():
+        tile = _TILE_BY_TEXT.get(p)
+        if tile is None:
+            tile = _TILE_BY_TEXT.get(p.lower())
         if tile is None:
             raise EngineError(f"Tile '{p}' in {where} is not a tile code ({TILE_CODES_HELP}).")
         tiles.append(tile)
     return tiles
 
 
-def _wind(data: Mapping, name: str, default: str | None = None) -> str:
-    value = data.get(name, default)
+def _wind(value: object, name: str) -> str:
+    """Slow path for a wind field that is not exactly a letter."""
     if value is None:
         raise EngineError(f"The hand has no '{name}'; give a wind letter E, S, W or N.")
     if isinstance(value, str):
         letter = value.strip().upper()
         if letter in WINDS:
             return letter
-    raise EngineError(f"'{name}' must be a wind letter E, S, W or N, not {value!r}.")
+    raise EngineError(f"'{name}' must be a wind letter E, S, W or N, not {_short(value)}.")
 
 
-def _flag(data: Mapping, name: str) -> bool:
-    value = data.get(name, False)
+def _flag(value: object, name: str) -> bool:
+    if value is True or value is False:
+        return value
     if value is None:
         return False
-    if not isinstance(value, bool):
-        raise EngineError(f"'{name}' must be true or false, not {value!r}.")
-    return value
+    raise EngineError(f"'{name}' must be true or false, not {_short(value)}.")
 
 
 def parse_hand(data: Mapping) -> Hand:
     """Contract JSON (already decoded) -> Hand, checking everything that can be checked
-    without deciding whether the tiles form a winning shape (that is `readings`)."""
-    if not isinstance(data, Mapping):
+    without deciding whether the tiles form a winning shape (that is `readings`).
+
+    Written for speed (the CLI parses tens of thousands of hands a second): exact-type fast
+    paths first, careful messages on the slow path.
+    """
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise EngineError(
-            f"A hand must be a JSON object with 'tiles', 'winning_tile', 'won_by', "
+            "A hand must be a JSON object with 'tiles', 'winning_tile', 'won_by', "
             f"'seat_wind' and 'prevailing_wind', not {_short(data)}."
         )
-    for key in data:
-        if key not in _HAND_FIELD_SET:
-            raise EngineError(
-                f"The hand has an unknown field {key!r}; the fields are {', '.join(HAND_FIELDS)}."
-            )
+    if not _HAND_FIELD_SET.issuperset(data):
+        key = next(k for k in data if k not in _HAND_FIELD_SET)
+        raise EngineError(
+            f"The hand has an unknown field {_short(key)}; the fields are {', '.join(HAND_FIELDS)}."
+        )
+    get = data.get
+    lookup = _TILE_BY_TEXT
 
     # Concealed tiles.
-    if "tiles" not in data:
-        raise EngineError("The hand has no 'tiles' (the concealed tiles, winning tile included).")
-    text = data["tiles"]
-    if not isinstance(text, str):
-        raise EngineError(
-            f"'tiles' must be a string of codes separated by spaces, such as 'b1 b2 b3', not {_short(text)}."
-        )
-    concealed = _tiles_of(text, "'tiles'")
-    for t in concealed:
-        if t >= 34:
+    text = get("tiles")
+    if type(text) is not str:
+        if text is None:
             raise EngineError(
-                f"Bonus tile {CODES[t]} is in 'tiles'; put flowers and seasons in 'bonus'."
+                "The hand has no 'tiles' (the concealed tiles, winning tile included)."
             )
+        raise EngineError(
+            "'tiles' must be a string of codes separated by spaces, such as 'b1 b2 b3', "
+            f"not {_short(text)}."
+        )
+    try:
+        concealed = [lookup[p] for p in text.split()]
+    except KeyError:
+        concealed = _tiles_of(text, "'tiles'")
     concealed.sort()
+    if concealed and concealed[-1] >= 34:
+        bonus_tile = next(t for t in concealed if t >= 34)
+        raise EngineError(
+            f"Bonus tile {CODES[bonus_tile]} is in 'tiles'; put flowers and seasons in 'bonus'."
+        )
 
-    # Declared melds.
-    raw_melds = data.get("melds")
+    # Declared melds, in a canonical order so the input order never matters.
+    raw_melds = get("melds")
     if raw_melds is None:
         melds: tuple[Meld, ...] = ()
-    elif isinstance(raw_melds, list | tuple):
-        melds = tuple(
-            sorted(
-                (_parse_meld(raw, i) for i, raw in enumerate(raw_melds, 1)),
-                key=lambda m: (m.tile, m.kind, m.concealed),
-            )
-        )
+    elif type(raw_melds) is list or isinstance(raw_melds, tuple):
+        parsed = [_parse_meld(raw, i) for i, raw in enumerate(raw_melds, 1)]
+        if len(parsed) > 1:
+            parsed.sort(key=_meld_order)
+        melds = tuple(parsed)
     else:
         raise EngineError(f"'melds' must be a list of melds, not {_short(raw_melds)}.")
 
     # Winning tile.
-    if "winning_tile" not in data:
-        raise EngineError("The hand has no 'winning_tile'.")
-    raw_winning = data["winning_tile"]
-    if not isinstance(raw_winning, str):
-        raise EngineError(
-            f"'winning_tile' must be one tile code such as 'd9', not {_short(raw_winning)}."
-        )
-    if len(raw_winning.split()) != 1:
-        raise EngineError(f"'winning_tile' must be one tile code, not '{raw_winning}'.")
-    winning = parse_tile(raw_winning.strip())
+    raw_winning = get("winning_tile")
+    winning = lookup.get(raw_winning) if type(raw_winning) is str else None
+    if winning is None:
+        if raw_winning is None:
+            raise EngineError("The hand has no 'winning_tile'.")
+        if not isinstance(raw_winning, str):
+            raise EngineError(
+                f"'winning_tile' must be one tile code such as 'd9', not {_short(raw_winning)}."
+            )
+        if len(raw_winning.split()) != 1:
+            raise EngineError(f"'winning_tile' must be one tile code, not {_short(raw_winning)}.")
+        winning = parse_tile(raw_winning.strip())
     if winning >= 34:
         raise EngineError(
-            f"The winning tile {CODES[winning]} is a bonus tile; give the tile that completed the hand."
+            f"The winning tile {CODES[winning]} is a bonus tile; "
+            "give the tile that completed the hand."
         )
 
-    # How it was won.
-    won_by = data.get("won_by")
-    if isinstance(won_by, str):
-        won_by = won_by.strip().lower()
+    # How it was won, and the winds.
+    raw_won_by = get("won_by")
+    won_by = _WON_BY_OF.get(raw_won_by) if type(raw_won_by) is str else None
     if won_by is None:
-        raise EngineError(
-            "The hand has no 'won_by'; give wall, replacement, discard or robbing_kong."
-        )
-    if won_by not in WON_BY:
-        raise EngineError(
-            f"'won_by' must be wall, replacement, discard or robbing_kong, not {_short(won_by)}."
-        )
-    seat_wind = _wind(data, "seat_wind")
-    prevailing_wind = _wind(data, "prevailing_wind")
-    dealer = _wind(data, "dealer", "E")
-    raw_discarder = data.get("discarder")
+        if raw_won_by is None:
+            raise EngineError(
+                "The hand has no 'won_by'; give wall, replacement, discard or robbing_kong."
+            )
+        won_by = raw_won_by.strip().lower() if isinstance(raw_won_by, str) else None
+        if won_by not in _WON_BY_OF:
+            raise EngineError(
+                "'won_by' must be wall, replacement, discard or robbing_kong, "
+                f"not {_short(raw_won_by)}."
+            )
+    raw = get("seat_wind")
+    seat_wind = (_WIND_OF.get(raw) if type(raw) is str else None) or _wind(raw, "seat_wind")
+    raw = get("prevailing_wind")
+    prevailing_wind = (_WIND_OF.get(raw) if type(raw) is str else None) or _wind(
+        raw, "prevailing_wind"
+    )
+    raw = get("dealer", "E")
+    dealer = (_WIND_OF.get(raw) if type(raw) is str else None) or _wind(
+        "E" if raw is None else raw, "dealer"
+    )
+    raw_discarder = get("discarder")
     if raw_discarder == "":
         raw_discarder = None
     if won_by in SELF_DRAWN:
@@ -287,58 +343,82 @@ def parse_hand(data: Mapping) -> Hand:
                 else "who discarded the winning tile"
             )
             raise EngineError(
-                f"A win by {won_by.replace('_', ' ')} needs 'discarder': the wind of the player {who}."
+                f"A win by {won_by.replace('_', ' ')} needs 'discarder': "
+                f"the wind of the player {who}."
             )
-        discarder = _wind(data, "discarder")
+        discarder = (_WIND_OF.get(raw_discarder) if type(raw_discarder) is str else None) or _wind(
+            raw_discarder, "discarder"
+        )
         if discarder == seat_wind:
             raise EngineError(
-                f"The discarder ({discarder}) is the winner's own seat; give the seat of another player."
+                f"The discarder ({discarder}) is the winner's own seat; "
+                "give the seat of another player."
             )
 
-    # Bonus tiles.
-    raw_bonus = data.get("bonus", "")
-    if raw_bonus is None:
-        raw_bonus = ""
-    if not isinstance(raw_bonus, str):
-        raise EngineError(
-            f"'bonus' must be a string of codes such as 'f1 s3', not {_short(raw_bonus)}."
-        )
-    bonus = _tiles_of(raw_bonus, "'bonus'")
-    seen_bonus: set[int] = set()
-    for t in bonus:
-        if t < 34:
+    # Bonus tiles: flowers and seasons only, each at most once.
+    raw_bonus = get("bonus")
+    if not raw_bonus:
+        if raw_bonus is not None and raw_bonus != "":
             raise EngineError(
-                f"{CODES[t]} in 'bonus' is not a flower or season; bonus tiles are f1-f4 and s1-s4."
+                f"'bonus' must be a string of codes such as 'f1 s3', not {_short(raw_bonus)}."
             )
-        if t in seen_bonus:
-            raise EngineError(f"Bonus tile {CODES[t]} is listed twice; a set has only one of each.")
-        seen_bonus.add(t)
-    bonus.sort()
+        bonus: tuple[int, ...] = ()
+    else:
+        if type(raw_bonus) is not str:
+            raise EngineError(
+                f"'bonus' must be a string of codes such as 'f1 s3', not {_short(raw_bonus)}."
+            )
+        try:
+            bonus_list = [lookup[p] for p in raw_bonus.split()]
+        except KeyError:
+            bonus_list = _tiles_of(raw_bonus, "'bonus'")
+        bonus_list.sort()
+        previous = -1
+        for t in bonus_list:
+            if t < 34:
+                raise EngineError(
+                    f"{CODES[t]} in 'bonus' is not a flower or season; "
+                    "bonus tiles are f1-f4 and s1-s4."
+                )
+            if t == previous:
+                raise EngineError(
+                    f"Bonus tile {CODES[t]} is listed twice; a set has only one of each."
+                )
+            previous = t
+        bonus = tuple(bonus_list)
 
-    last_tile = _flag(data, "last_tile")
-    first_turn = _flag(data, "first_turn")
-    options = data.get("options")
-    if options is None:
+    last_tile = _flag(get("last_tile", False), "last_tile")
+    first_turn = _flag(get("first_turn", False), "first_turn")
+    options = get("options")
+    if not options:
+        if options is not None and not isinstance(options, Mapping):
+            raise EngineError(
+                f"'options' must be an object such as {{\"limit\": 1000}}, not {_short(options)}."
+            )
         options = _EMPTY_OPTIONS
-    elif not isinstance(options, Mapping):
+    elif isinstance(options, Mapping):
+        options = MappingProxyType(dict(options))
+    else:
         raise EngineError(
             f"'options' must be an object such as {{\"limit\": 1000}}, not {_short(options)}."
         )
-    else:
-        options = MappingProxyType(dict(options))
 
     # Counts: at most 4 of a tile, and the right number of tiles.
-    counts = [0] * 34
-    for t in concealed:
-        counts[t] += 1
-    for meld in melds:
-        for t in meld.tiles:
-            counts[t] += 1
-    for t in range(34):
-        if counts[t] > 4:
-            raise EngineError(
-                f"There are {counts[t]} of {CODES[t]} in this hand; a set has only 4 of each tile."
-            )
+    everything = concealed
+    kongs = 0
+    if melds:
+        everything = concealed.copy()
+        for meld in melds:
+            everything += meld.tiles
+            if meld.kind == "kong":
+                kongs += 1
+    tile_total = len(everything)
+    counts = Counter(everything)  # counted in C
+    if max(counts.values(), default=0) > 4:
+        t = min(t for t, c in counts.items() if c > 4)
+        raise EngineError(
+            f"There are {counts[t]} of {CODES[t]} in this hand; a set has only 4 of each tile."
+        )
     if winning not in concealed:
         raise EngineError(
             f"The winning tile {CODES[winning]} is not among 'tiles'; "
@@ -349,8 +429,6 @@ def parse_hand(data: Mapping) -> Hand:
             f"The robbed kong's tile {CODES[winning]} came from another player's pong, "
             f"so the winner cannot hold another {CODES[winning]}."
         )
-    kongs = sum(1 for m in melds if m.kind == "kong")
-    tile_total = len(concealed) + sum(4 if m.kind == "kong" else 3 for m in melds)
     if tile_total != 14 + kongs:
         kong_note = f" plus {kongs} for the kong{'s' if kongs > 1 else ''}" if kongs else ""
         raise EngineError(
@@ -360,18 +438,18 @@ def parse_hand(data: Mapping) -> Hand:
         )
 
     return Hand(
-        concealed=tuple(concealed),
-        melds=melds,
-        winning_tile=winning,
-        won_by=won_by,
-        discarder=discarder,
-        seat_wind=seat_wind,
-        prevailing_wind=prevailing_wind,
-        dealer=dealer,
-        bonus=tuple(bonus),
-        last_tile=last_tile,
-        first_turn=first_turn,
-        options=options,
+        tuple(concealed),
+        melds,
+        winning,
+        won_by,
+        discarder,
+        seat_wind,
+        prevailing_wind,
+        dealer,
+        bonus,
+        last_tile,
+        first_turn,
+        options,
     )
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from json.encoder import encode_basestring as _quote  # the C string escaper json.dumps uses
 
 from .tiles import WINDS
 
@@ -52,6 +54,57 @@ class Result:
             "breakdown": [item.to_dict() for item in self.breakdown],
             "payments": {seat: payments.get(seat, 0) for seat in WINDS},
         }
+
+
+def _number(value: object) -> str:
+    return str(value) if type(value) is int else json.dumps(value, ensure_ascii=False)
+
+
+def _flag(value: object) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def result_json(result: Result) -> str:
+    """`json.dumps(result.to_dict(), ensure_ascii=False)`, byte for byte, about twice as fast:
+    the CLI writes one per hand."""
+    items = []
+    for item in result.breakdown:
+        text = '{"name": ' + _quote(item.name)
+        if item.points is not None:
+            text += ', "points": ' + _number(item.points)
+        if item.doublings is not None:
+            text += ', "doublings": ' + _number(item.doublings)
+        if item.faan is not None:
+            text += ', "faan": ' + _number(item.faan)
+        if item.fan is not None:
+            text += ', "fan": ' + _number(item.fan)
+        items.append(text + "}")
+    get = result.payments.get
+    return (
+        '{"ok": true, "rules": '
+        + _quote(result.rules)
+        + ', "total": '
+        + _number(result.total)
+        + ', "limit": '
+        + _flag(result.limit)
+        + ', "allowed": '
+        + _flag(result.allowed)
+        + ', "breakdown": ['
+        + ", ".join(items)
+        + '], "payments": {"E": '
+        + _number(get("E", 0))
+        + ', "S": '
+        + _number(get("S", 0))
+        + ', "W": '
+        + _number(get("W", 0))
+        + ', "N": '
+        + _number(get("N", 0))
+        + "}}"
+    )
 
 
 def error_dict(rules: str, message: str) -> dict:

@@ -70,16 +70,23 @@ def is_little_snake(counts) -> bool:
 
 
 def special_shapes(counts) -> list[str]:
-    """Names of every special shape these 14 concealed tiles form."""
+    """Names of every special shape these 14 concealed tiles form (cheap tests first:
+    most hands are none of them)."""
     found = []
+    honours = counts[27:34]
+    honour_count = sum(honours)
+    if honour_count == 0:
+        if is_seven_pairs(counts):
+            found.append("seven_pairs")
+        if is_double_knitting(counts):
+            found.append("double_knitting")
+        if is_triple_knitting(counts):
+            found.append("triple_knitting")
+        return found
     if is_seven_pairs(counts):
         found.append("seven_pairs")
-    if is_thirteen_orphans(counts):
+    if honour_count >= 7 and is_thirteen_orphans(counts):
         found.append("thirteen_orphans")
-    if is_double_knitting(counts):
-        found.append("double_knitting")
-    if is_triple_knitting(counts):
-        found.append("triple_knitting")
-    if is_little_snake(counts):
+    if honour_count == 5 and is_little_snake(counts):
         found.append("little_snake")
     return found

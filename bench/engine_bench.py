@@ -1,0 +1,152 @@
+"""Engine benchmark: hands per second through the real command line, and flat memory.
+
+Run from the repository root:  python bench/engine_bench.py  [--hands 20000] [--stream 1000000]
+
+For each rule set in the registry: 20,000 random legal hands (fixed seed) are written to a
+temporary JSONL file and piped through `python -m scoring.engine --rules NAME`, timing the
+whole process (interpreter start included). Peak memory is the child's max RSS.
+The streaming check pipes a million lines generated on the fly (the hands repeated) and
+reports peak RSS, which must stay flat: the CLI never holds its input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from scoring.engine.random_hands import random_hands  # noqa: E402
+from scoring.engine.rulesets import RULESET_NAMES, available_ruleset_names  # noqa: E402
+
+SEED = 20240601
+TARGET_HANDS_PER_SECOND = 20_000  # for classical, on the 2-core club server
+
+
+def _child_peak_rss_mb(run) -> tuple[object, float]:
+    """Run `run()` in a fresh child process and return (its result, the child's peak RSS).
+
+    getrusage(RUSAGE_CHILDREN) reports the largest child ever waited for, so each
+    measurement runs under its own intermediate process to stay independent.
+    """
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # intermediate process: runs the measurement, reports, exits
+        os.close(read_end)
+        try:
+            value = run()
+            peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            os.write(write_end, json.dumps([value, peak_kb]).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    value, peak_kb = json.loads(data)
+    return value, peak_kb / 1024
+
+
+def _cli(name: str) -> list[str]:
+    return [sys.executable, "-m", "scoring.engine", "--rules", name]
+
+
+def time_ruleset(name: str, path: Path, count: int) -> tuple[float, int, float]:
+    """(seconds, errors, peak RSS MB) for one run of the CLI over the file."""
+
+    def run():
+        with open(path, "rb") as source:
+            start = time.perf_counter()
+            done = subprocess.run(
+                _cli(name), stdin=source, stdout=subprocess.PIPE, cwd=ROOT, check=True
+            )
+            seconds = time.perf_counter() - start
+        lines = done.stdout.splitlines()
+        assert len(lines) == count, f"{name}: {len(lines)} lines out for {count} in"
+        errors = sum(1 for line in lines if not json.loads(line)["ok"])
+        return [seconds, errors]
+
+    (seconds, errors), peak = _child_peak_rss_mb(run)
+    return seconds, errors, peak
+
+
+def stream_check(name: str, lines: list[bytes], total: int) -> tuple[int, float, float]:
+    """Pipe `total` lines (the hands repeated) through the CLI, output to /dev/null."""
+
+    def run():
+        start = time.perf_counter()
+        with open(os.devnull, "wb") as sink:
+            child = subprocess.Popen(_cli(name), stdin=subprocess.PIPE, stdout=sink, cwd=ROOT)
+            block = b"".join(lines)
+            sent = 0
+            while sent + len(lines) <= total:
+                child.stdin.write(block)
+                sent += len(lines)
+            child.stdin.write(b"".join(lines[: total - sent]))
+            child.stdin.close()
+            child.wait()
+        return [total, time.perf_counter() - start]
+
+    (sent, seconds), peak = _child_peak_rss_mb(run)
+    return sent, seconds, peak
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument(
+        "--stream", type=int, default=1_000_000, help="lines for the streaming check (0: skip)"
+    )
+    parser.add_argument("--rules", nargs="*", help="rule sets to time (default: every one present)")
+    args = parser.parse_args()
+
+    present = available_ruleset_names()
+    names = args.rules or list(present)
+    missing = [n for n in RULESET_NAMES if n not in present]
+    print(
+        f"engine benchmark: {args.hands:,} random legal hands, seed {SEED}, python {sys.version.split()[0]}"
+    )
+    if missing:
+        print(f"rule sets not present yet (skipped): {', '.join(missing)}")
+
+    lines = [(json.dumps(h) + "\n").encode() for h in random_hands(args.hands, SEED)]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "hands.jsonl"
+        path.write_bytes(b"".join(lines))
+        print()
+        print(
+            f"{'rule set':<10} {'hands':>8} {'seconds':>8} {'hands/s':>9} {'errors':>7} {'peak RSS MB':>12}"
+        )
+        print("-" * 58)
+        rates = {}
+        for name in names:
+            seconds, errors, peak = time_ruleset(name, path, args.hands)
+            rates[name] = args.hands / seconds
+            print(
+                f"{name:<10} {args.hands:>8,} {seconds:>8.2f} {rates[name]:>9,.0f} {errors:>7} {peak:>12.1f}"
+            )
+    if "classical" in rates:
+        verdict = "meets" if rates["classical"] >= TARGET_HANDS_PER_SECOND else "BELOW"
+        print(f"\nclassical {verdict} the target of {TARGET_HANDS_PER_SECOND:,} hands/s.")
+
+    if args.stream and names:
+        name = "classical" if "classical" in names else names[0]
+        print(f"\nstreaming check ({name}): peak RSS must not grow with the input")
+        print(f"{'lines':>10} {'seconds':>8} {'lines/s':>9} {'peak RSS MB':>12}")
+        for total in sorted({min(args.hands, args.stream), args.stream}):
+            sent, seconds, peak = stream_check(name, lines, total)
+            print(f"{sent:>10,} {seconds:>8.1f} {sent / seconds:>9,.0f} {peak:>12.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

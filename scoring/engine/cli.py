@@ -1,0 +1,248 @@
+"""The command line: JSON Lines in, one JSON line out per line in, in order.
+
+python -m scoring.engine --rules RULESET [--option KEY=VALUE ...] < hands.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Callable
+
+from .errors import EngineError
+from .hand import parse_hand
+from .result import error_dict, result_json
+from .rulesets import RULESET_NAMES, RuleSet, available_ruleset_names, get_ruleset
+
+# One input line may not exceed this; longer lines are answered with an error and skipped
+# without being held in memory.
+MAX_LINE_BYTES = 1 << 20
+READ_CHUNK = 1 << 16
+
+EXAMPLE_HAND = (
+    '{"tiles": "b1 b2 b3 c5 c5 c5 d7 d8 d9 dr dr", '
+    '"melds": [{"tiles": "ww ww ww", "concealed": false}], '
+    '"winning_tile": "d9", "won_by": "discard", "discarder": "N", '
+    '"seat_wind": "S", "prevailing_wind": "E", "bonus": "f2 s3"}'
+)
+
+DESCRIPTION = """\
+Score Mahjong hands. Reads JSON Lines on standard input, one hand per line, and
+writes exactly one JSON line per input line to standard output, in the same order.
+"""
+
+EPILOG = f"""\
+input line (one hand, a JSON object):
+  tiles            concealed tiles incl. the winning tile, e.g. "b1 b2 b3 dr dr" (required)
+  melds            declared sets: [{{"tiles": "ww ww ww", "concealed": false}}, ...];
+                   "concealed": true only for a declared concealed kong (default [])
+  winning_tile     the tile that completed the hand; must be among tiles (required)
+  won_by           wall | replacement | discard | robbing_kong (required)
+  discarder        seat (E S W N) who discarded / whose kong was robbed
+                   (required for discard and robbing_kong, absent otherwise)
+  seat_wind        the winner's seat, E S W N (required)
+  prevailing_wind  the round's wind, E S W N (required)
+  dealer           the dealer's seat (default E)
+  bonus            flowers and seasons laid out, e.g. "f2 s3" (default "")
+  last_tile        won with the last tile of the wall / its discard (default false)
+  first_turn       heavenly or earthly hand (default false)
+  options          rule-set options for this hand only; they override --option
+
+tile codes (case-insensitive): b1-b9 bamboo, c1-c9 characters, d1-d9 dots,
+  we ws ww wn winds, dr dg dw dragons, f1-f4 flowers, s1-s4 seasons.
+
+output line:
+  {{"ok": true, "rules": ..., "total": ..., "limit": ..., "allowed": ...,
+   "breakdown": [{{"name": ..., "points"|"doublings"|"faan"|"fan": ...}}, ...],
+   "payments": {{"E": ..., "S": ..., "W": ..., "N": ...}}}}
+  or, for a line that is not a legal winning hand (bad JSON, a blank line, an
+  invalid or incomplete hand, a bad option in the hand):
+  {{"ok": false, "rules": ..., "error": "a sentence naming the problem"}}
+  Blank lines are answered with such an error line too, so line N of the output
+  always answers line N of the input. Lines over {MAX_LINE_BYTES // (1 << 20)} MB are refused the same way.
+
+exit status:
+  0  every input line was read and answered (even if some lines are errors)
+  2  bad usage: unknown rule set, unknown --option name, bad --option value
+
+example:
+  echo '{EXAMPLE_HAND}' \\
+    | python -m scoring.engine --rules classical --option limit=1000
+"""
+
+
+def _ruleset_help() -> str:
+    lines = ["rule sets and their options (KEY=default):"]
+    available = set(available_ruleset_names())
+    for name in RULESET_NAMES:
+        if name not in available:
+            lines.append(f"  {name:<10} (not available in this installation)")
+            continue
+        try:
+            ruleset = get_ruleset(name)
+            options = " ".join(f"{k}={_show(v)}" for k, v in ruleset.option_defaults.items())
+            lines.append(f"  {name:<10} {ruleset.title}")
+            lines.append(f"  {'':<10} options: {options or 'none'}")
+        except Exception as error:  # help must work even if one rule set is broken
+            lines.append(f"  {name:<10} (cannot be loaded: {error})")
+    return "\n".join(lines)
+
+
+def _show(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    pass
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m scoring.engine",
+        usage="%(prog)s --rules RULESET [--option KEY=VALUE ...] < hands.jsonl",
+        description=DESCRIPTION,
+        formatter_class=_HelpFormatter,
+        allow_abbrev=False,
+    )
+    parser.add_argument(
+        "--rules",
+        required=True,
+        metavar="RULESET",
+        help=f"the rule set: {', '.join(RULESET_NAMES)}",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="set a rule-set option for every hand (repeatable), e.g. limit=1000, "
+        "min_faan=3, max_faan=10, min_points=3; true/false for yes/no options",
+    )
+    return parser
+
+
+def _parse_option_args(parser: argparse.ArgumentParser, pairs: list[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            parser.error(f"--option needs KEY=VALUE, e.g. --option limit=1000, not {pair!r}.")
+        options[key] = value.strip()
+    return options
+
+
+def main(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
+    """Run the command line; returns the exit status. stdin/stdout are binary streams."""
+    parser = _parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    if any(a in ("-h", "--help") for a in argv):
+        parser.epilog = EPILOG + "\n" + _ruleset_help()
+    args = parser.parse_args(argv)
+    options = _parse_option_args(parser, args.option)
+    try:
+        ruleset = get_ruleset(args.rules)
+        if options:
+            ruleset = ruleset.with_overrides(options=options)
+    except EngineError as error:
+        parser.error(str(error))
+    if stdin is None:
+        stdin = sys.stdin.buffer
+    if stdout is None:
+        stdout = sys.stdout.buffer
+    try:
+        run(ruleset, stdin, stdout)
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly. Pointing stdout at /dev/null
+        # keeps the interpreter's final flush from printing a traceback.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0
+
+
+def answer_line(ruleset: RuleSet, line: bytes, number: int, encode: Callable[[dict], str]) -> str:
+    """The output line (without newline) for one input line."""
+    name = ruleset.name
+    try:
+        data = json.loads(line)
+    except ValueError as error:
+        if not line.strip():
+            message = f"Line {number} is blank; each line must hold one hand as a JSON object."
+        elif isinstance(error, json.JSONDecodeError):
+            message = f"Line {number} is not valid JSON ({error.msg} at column {error.colno})."
+        else:  # e.g. bytes that are not UTF-8
+            message = f"Line {number} is not valid JSON text ({error})."
+        return encode(error_dict(name, message))
+    except RecursionError:
+        return encode(error_dict(name, f"Line {number} is nested too deeply to be a hand."))
+    try:
+        return result_json(ruleset.score(parse_hand(data)))
+    except EngineError as error:
+        return encode(error_dict(name, str(error)))
+    except Exception as error:  # a bug must not stop the stream or hide the other lines
+        return encode(
+            error_dict(
+                name,
+                f"Internal error while scoring line {number} ({type(error).__name__}: {error}); "
+                "please report this hand.",
+            )
+        )
+
+
+def run(ruleset: RuleSet, stdin, stdout) -> None:
+    """Answer every line of `stdin`, streaming: memory stays flat however long the input.
+
+    Input is read in chunks of whatever is available; the answers to a chunk are written
+    and flushed before the next read, so a program feeding one line at a time and waiting
+    for its answer is never stuck behind a buffer.
+    """
+    read = getattr(stdin, "read1", None) or stdin.read
+    write = stdout.write
+    flush = stdout.flush
+    encode = json.JSONEncoder(ensure_ascii=False).encode
+    pending = b""
+    skipping = False  # inside an over-long line, dropping its bytes
+    number = 0
+    while True:
+        chunk = read(READ_CHUNK)
+        if not chunk:
+            break
+        lines = (pending + chunk).split(b"\n")
+        pending = lines.pop()
+        out = []
+        for line in lines:
+            number += 1
+            if skipping:
+                skipping = False
+                out.append(_too_long(ruleset, number, encode))
+            else:
+                out.append(answer_line(ruleset, line, number, encode))
+        if len(pending) > MAX_LINE_BYTES:
+            pending = b""
+            skipping = True
+        if out:
+            out.append("")
+            write("\n".join(out).encode())
+            flush()
+    if skipping:
+        number += 1
+        write((_too_long(ruleset, number, encode) + "\n").encode())
+    elif pending:  # a last line without a final newline is still a line
+        number += 1
+        write((answer_line(ruleset, pending, number, encode) + "\n").encode())
+    flush()
+
+
+def _too_long(ruleset: RuleSet, number: int, encode: Callable[[dict], str]) -> str:
+    return encode(
+        error_dict(
+            ruleset.name,
+            f"Line {number} is longer than {MAX_LINE_BYTES // (1 << 20)} MB; "
+            "a hand is one short JSON object.",
+        )
+    )
