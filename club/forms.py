@@ -1,8 +1,11 @@
 from django import forms
+from django.contrib.auth import get_user_model, password_validation
+from django.db.models import Q
+from django.utils.formats import date_format
 
 from scoring.rules import EngineError, build_ruleset, get_ruleset
 
-from .models import Club
+from .models import Club, KeepApart, Member, Session
 
 OPTION_PREFIX = "option_"
 VALUE_PREFIX = "value_"
@@ -98,3 +101,219 @@ class ClubSettingsForm(forms.ModelForm):
         if commit:
             club.save()
         return club
+
+
+# --- Members, sessions and attendance -------------------------------------------------
+
+
+class MemberForm(forms.ModelForm):
+    """A member's details, and optionally their login.
+
+    Coordinators often make a login for a member: pick an existing login that belongs to
+    nobody, or type a username and a first password to create one.
+    """
+
+    LOGIN_KEEP = "keep"
+    LOGIN_NONE = "none"
+    LOGIN_EXISTING = "existing"
+    LOGIN_NEW = "new"
+
+    login = forms.ChoiceField(
+        label="Login to the app",
+        widget=forms.RadioSelect,
+        required=False,
+    )
+    existing_user = forms.ModelChoiceField(
+        label="Existing login",
+        queryset=get_user_model().objects.none(),
+        required=False,
+        empty_label="Choose a login",
+    )
+    username = forms.CharField(label="New username", max_length=150, required=False)
+    password = forms.CharField(
+        label="First password",
+        required=False,
+        widget=forms.PasswordInput(render_value=True),
+        help_text="Tell the member; they can change it under Password.",
+    )
+
+    class Meta:
+        model = Member
+        fields = [
+            "name",
+            "table_name",
+            "email",
+            "phone",
+            "joined",
+            "is_active",
+            "is_guest",
+            "experience",
+            "fixed_table",
+            "notes",
+        ]
+        widgets = {
+            "joined": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "experience": forms.RadioSelect,
+            "notes": forms.Textarea(attrs={"rows": 3}),
+            "phone": forms.TextInput(attrs={"type": "tel", "autocomplete": "off"}),
+        }
+        help_texts = {
+            "table_name": "Short name shown at the table, e.g. first name. Must be unique."
+        }
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.instance.club = club
+        self.fields["table_name"].required = False
+        self.fields["fixed_table"].widget.attrs.update({"min": 1, "inputmode": "numeric"})
+        current = self.instance.user if self.instance.pk else None
+        choices = []
+        if current is not None:
+            choices.append((self.LOGIN_KEEP, f"Keep the login “{current.get_username()}”"))
+            choices.append((self.LOGIN_NONE, "Remove the login (the login itself is kept)"))
+        else:
+            choices.append((self.LOGIN_NONE, "No login (the coordinator records for them)"))
+        choices.append((self.LOGIN_EXISTING, "Use an existing login"))
+        choices.append((self.LOGIN_NEW, "Create a new login"))
+        self.fields["login"].choices = choices
+        self.fields["login"].initial = self.LOGIN_KEEP if current else self.LOGIN_NONE
+        free = get_user_model().objects.filter(member__isnull=True, is_active=True)
+        self.fields["existing_user"].queryset = free.order_by("username")
+
+    def clean_table_name(self):
+        table_name = self.cleaned_data.get("table_name", "").strip()
+        name = self.cleaned_data.get("name", "").strip()
+        if not table_name and name:
+            table_name = name.split()[0]
+        if table_name:
+            clash = Member.objects.filter(club=self.club, table_name__iexact=table_name)
+            if self.instance.pk:
+                clash = clash.exclude(pk=self.instance.pk)
+            if clash.exists():
+                raise forms.ValidationError(
+                    f"Another member is already called “{table_name}” at the table. "
+                    "Please choose a different table name, e.g. add an initial."
+                )
+        return table_name
+
+    def clean_fixed_table(self):
+        number = self.cleaned_data.get("fixed_table")
+        if number is not None and number < 1:
+            raise forms.ValidationError("Table numbers start at 1.")
+        return number
+
+    def clean(self):
+        cleaned = super().clean()
+        action = cleaned.get("login") or (
+            self.LOGIN_KEEP if self.instance.pk and self.instance.user_id else self.LOGIN_NONE
+        )
+        cleaned["login"] = action
+        if action == self.LOGIN_EXISTING and not cleaned.get("existing_user"):
+            self.add_error("existing_user", "Please choose which login belongs to this member.")
+        if action == self.LOGIN_NEW:
+            username = cleaned.get("username", "").strip()
+            password = cleaned.get("password", "")
+            if not username:
+                self.add_error("username", "Please type a username for the new login.")
+            elif get_user_model().objects.filter(username__iexact=username).exists():
+                self.add_error(
+                    "username", f"The username “{username}” is taken. Please choose another."
+                )
+            if not password:
+                self.add_error("password", "Please type a first password for the new login.")
+            else:
+                try:
+                    password_validation.validate_password(
+                        password, get_user_model()(username=username)
+                    )
+                except forms.ValidationError as error:
+                    self.add_error("password", error)
+        return cleaned
+
+
+class MemberSearchForm(forms.Form):
+    SHOW_CHOICES = [
+        ("active", "Active members"),
+        ("lapsed", "Lapsed members"),
+        ("guests", "Guests"),
+        ("all", "Everyone"),
+    ]
+
+    q = forms.CharField(label="Find a member", required=False, max_length=100)
+    show = forms.ChoiceField(label="Show", choices=SHOW_CHOICES, required=False)
+
+    def values(self) -> tuple[str, str]:
+        if not self.is_valid():
+            return "", "active"
+        return self.cleaned_data["q"].strip(), self.cleaned_data["show"] or "active"
+
+
+class KeepApartForm(forms.Form):
+    other = forms.ModelChoiceField(
+        label="Never seat with",
+        queryset=Member.objects.none(),
+        empty_label="Choose a member",
+        error_messages={
+            "required": "Please choose a member.",
+            "invalid_choice": "Please choose a member from the list.",
+        },
+    )
+    reason = forms.CharField(
+        label="Reason (only coordinators see it)", max_length=200, required=False
+    )
+
+    def __init__(self, *args, member: Member, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.member = member
+        already = KeepApart.objects.filter(Q(member_a=member) | Q(member_b=member))
+        paired = {ka.member_a_id for ka in already} | {ka.member_b_id for ka in already}
+        self.fields["other"].queryset = (
+            Member.objects.filter(club_id=member.club_id, is_active=True)
+            .exclude(pk=member.pk)
+            .exclude(pk__in=paired)
+        )
+
+
+class SessionForm(forms.ModelForm):
+    class Meta:
+        model = Session
+        fields = ["date", "venue", "notes", "status"]
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "notes": forms.Textarea(attrs={"rows": 3}),
+            "status": forms.RadioSelect,
+        }
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.instance.club = club
+
+    def clean_date(self):
+        date = self.cleaned_data["date"]
+        clash = Session.objects.filter(club=self.club, date=date)
+        if self.instance.pk:
+            clash = clash.exclude(pk=self.instance.pk)
+        if clash.exists():
+            raise forms.ValidationError(
+                f"There is already a session on {date_format(date, 'l j F Y')}. "
+                "Please choose another date."
+            )
+        return date
+
+
+class WalkInForm(forms.Form):
+    name = forms.CharField(
+        label="Name of the walk-in or guest",
+        max_length=120,
+        error_messages={"required": "Please type the person's name."},
+        help_text="If they are already a member we find them by name and check them in.",
+    )
+    joining = forms.BooleanField(label="Joining the club today (not just visiting)", required=False)
+
+    def clean_name(self):
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError("Please type the person's name.")
+        return name

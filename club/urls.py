@@ -1,8 +1,38 @@
-"""Members, sessions, attendance and seating (issue 4) live here."""
+"""Members, sessions, attendance and seating (issue 4). Mounted under /club/."""
+
+from django.urls import path
 
 from .seating_urls import seating_urlpatterns
+from .views import attendance, members, sessions
 
 app_name = "club"
-urlpatterns: list = []
+urlpatterns: list = [
+    path("members/", members.member_list, name="member_list"),
+    path("members/add/", members.member_create, name="member_add"),
+    path("members/<int:pk>/", members.member_detail, name="member_detail"),
+    path("members/<int:pk>/edit/", members.member_edit, name="member_edit"),
+    path("members/<int:pk>/retire/", members.member_retire, name="member_retire"),
+    path("members/<int:pk>/reactivate/", members.member_reactivate, name="member_reactivate"),
+    path("members/<int:pk>/delete/", members.member_delete, name="member_delete"),
+    path("members/<int:pk>/keep-apart/", members.keep_apart_add, name="keep_apart_add"),
+    path(
+        "members/<int:pk>/keep-apart/<int:pair_pk>/remove/",
+        members.keep_apart_remove,
+        name="keep_apart_remove",
+    ),
+    path("sessions/", sessions.session_list, name="session_list"),
+    path("sessions/add/", sessions.session_create, name="session_add"),
+    path("sessions/next/", sessions.session_next, name="session_next"),
+    path("sessions/<int:pk>/", sessions.session_detail, name="session_detail"),
+    path("sessions/<int:pk>/edit/", sessions.session_edit, name="session_edit"),
+    path("sessions/<int:pk>/status/", sessions.session_status, name="session_status"),
+    path("sessions/<int:pk>/check-in/", attendance.check_in, name="check_in"),
+    path(
+        "sessions/<int:pk>/check-in/<int:member_pk>/",
+        attendance.set_attendance,
+        name="set_attendance",
+    ),
+    path("sessions/<int:pk>/check-in/walk-in/", attendance.walk_in, name="walk_in"),
+]
 
 urlpatterns += seating_urlpatterns

@@ -1,7 +1,9 @@
+import datetime
+
 import factory
 from django.contrib.auth import get_user_model
 
-from club.models import Club, Member
+from club.models import Attendance, Club, KeepApart, Member, Session
 from club.roles import make_coordinator
 
 PASSWORD = "a-long-test-password"
@@ -45,3 +47,29 @@ class MemberFactory(factory.django.DjangoModelFactory):
     club = factory.LazyFunction(Club.objects.current)
     name = factory.Faker("name", locale="en_GB")
     table_name = factory.Sequence(lambda n: f"Player {n}")
+
+
+class SessionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Session
+
+    club = factory.LazyFunction(Club.objects.current)
+    date = factory.Sequence(lambda n: datetime.date(2026, 1, 1) + datetime.timedelta(days=7 * n))
+    venue = "Church hall"
+
+
+class AttendanceFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Attendance
+
+    session = factory.SubFactory(SessionFactory)
+    member = factory.SubFactory(MemberFactory)
+
+
+class KeepApartFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = KeepApart
+
+    club = factory.LazyFunction(Club.objects.current)
+    member_a = factory.SubFactory(MemberFactory)
+    member_b = factory.SubFactory(MemberFactory)

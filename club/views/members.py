@@ -1,0 +1,152 @@
+"""Members: coordinators find, add, edit, retire and (if they never played) delete
+members, and say who must never be seated together. Members see none of this."""
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from club import selectors, services
+from club.forms import KeepApartForm, MemberForm, MemberSearchForm
+from club.models import Club, Member
+from club.roles import coordinator_required
+
+
+def _member(pk: int) -> Member:
+    return get_object_or_404(Member, pk=pk, club=Club.objects.current())
+
+
+@coordinator_required
+def member_list(request):
+    club = Club.objects.current()
+    search = MemberSearchForm(request.GET)
+    q, show = search.values()
+    context = {
+        "search": search,
+        "q": q,
+        "show": show,
+        "members": selectors.search_members(club, q, show),
+    }
+    if request.htmx and request.htmx.target == "member-results":
+        return render(request, "club/members/list.html#results", context)
+    return render(request, "club/members/list.html", context)
+
+
+@coordinator_required
+def member_create(request):
+    club = Club.objects.current()
+    form = MemberForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        member = services.save_member(form)
+        messages.success(request, f"{member.name} is added to the club as “{member.table_name}”.")
+        return redirect("club:member_detail", pk=member.pk)
+    return render(request, "club/members/form.html", {"form": form, "member": None})
+
+
+@coordinator_required
+def member_edit(request, pk):
+    member = _member(pk)
+    form = MemberForm(request.POST or None, instance=member, club=member.club)
+    if request.method == "POST" and form.is_valid():
+        member = services.save_member(form)
+        messages.success(request, f"{member.name}'s details are saved.")
+        return redirect("club:member_detail", pk=member.pk)
+    return render(request, "club/members/form.html", {"form": form, "member": member})
+
+
+def _detail_context(member: Member, keep_apart_form: KeepApartForm | None = None) -> dict:
+    attended = member.attendances.select_related("session").order_by("-session__date")
+    return {
+        "member": member,
+        "has_played": selectors.member_has_played(member),
+        "sessions_attended": attended.count(),
+        "last_attended": attended.first(),
+        "kept_apart": selectors.keep_aparts_for(member),
+        "keep_apart_form": keep_apart_form or KeepApartForm(member=member),
+    }
+
+
+@coordinator_required
+def member_detail(request, pk):
+    return render(request, "club/members/detail.html", _detail_context(_member(pk)))
+
+
+@coordinator_required
+@require_POST
+def member_retire(request, pk):
+    member = _member(pk)
+    services.retire_member(member)
+    messages.success(
+        request,
+        f"{member.table_name} is now marked as lapsed. Their results are kept; "
+        "they no longer appear on the check-in list.",
+    )
+    return redirect("club:member_detail", pk=member.pk)
+
+
+@coordinator_required
+@require_POST
+def member_reactivate(request, pk):
+    member = _member(pk)
+    services.reactivate_member(member)
+    messages.success(request, f"Welcome back: {member.table_name} is an active member again.")
+    return redirect("club:member_detail", pk=member.pk)
+
+
+@coordinator_required
+def member_delete(request, pk):
+    member = _member(pk)
+    has_played = selectors.member_has_played(member)
+    if request.method == "POST":
+        try:
+            services.delete_member(member)
+        except services.MemberHasPlayed as error:
+            messages.error(request, str(error))
+            return redirect("club:member_detail", pk=member.pk)
+        messages.success(request, f"{member.name} is deleted.")
+        return redirect("club:member_list")
+    return render(
+        request, "club/members/confirm_delete.html", {"member": member, "has_played": has_played}
+    )
+
+
+def _keep_apart_response(request, member, form=None, notice="", notice_is_error=False):
+    if request.htmx:
+        context = _detail_context(member, form)
+        context.update(notice=notice, notice_is_error=notice_is_error)
+        return render(request, "club/members/detail.html#keep-apart", context)
+    if form is not None and form.errors:
+        return render(request, "club/members/detail.html", _detail_context(member, form))
+    if notice:
+        (messages.error if notice_is_error else messages.success)(request, notice)
+    return redirect("club:member_detail", pk=member.pk)
+
+
+@coordinator_required
+@require_POST
+def keep_apart_add(request, pk):
+    member = _member(pk)
+    form = KeepApartForm(request.POST, member=member)
+    if not form.is_valid():
+        return _keep_apart_response(request, member, form)
+    other = form.cleaned_data["other"]
+    try:
+        services.add_keep_apart(member, other, form.cleaned_data["reason"])
+    except services.ServiceError as error:
+        return _keep_apart_response(request, member, notice=str(error), notice_is_error=True)
+    return _keep_apart_response(
+        request,
+        member,
+        notice=f"{member.table_name} and {other.table_name} will not be seated together.",
+    )
+
+
+@coordinator_required
+@require_POST
+def keep_apart_remove(request, pk, pair_pk):
+    member = _member(pk)
+    other = services.remove_keep_apart(member, pair_pk)
+    if other is None:
+        notice = "That pair was already removed."
+    else:
+        notice = f"{member.table_name} and {other.table_name} may be seated together again."
+    return _keep_apart_response(request, member, notice=notice)

@@ -1,0 +1,378 @@
+"""Members: coordinators find, add, edit, retire and (only if they never played) delete
+members, give them logins, and keep pairs apart. Members see none of it."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+
+from club.models import KeepApart, Member
+from tests.factories import (
+    AttendanceFactory,
+    KeepApartFactory,
+    MemberFactory,
+    UserFactory,
+)
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def member_form(**overrides):
+    data = {
+        "name": "Edith Cavendish",
+        "table_name": "Edith",
+        "email": "edith@example.org",
+        "phone": "01234 567890",
+        "joined": "2025-09-04",
+        "is_active": "on",
+        "experience": "beginner",
+        "fixed_table": "",
+        "notes": "",
+        "login": "none",
+    }
+    data.update(overrides)
+    return data
+
+
+@pytest.fixture
+def margaret(club):
+    return MemberFactory(club=club, name="Margaret Thornton", table_name="Margaret")
+
+
+# --- who may do what -------------------------------------------------------------------
+
+
+def _changing_requests(member, pair):
+    return [
+        ("get", reverse("club:member_list"), {}),
+        ("get", reverse("club:member_detail", args=[member.pk]), {}),
+        ("post", reverse("club:member_add"), member_form()),
+        ("post", reverse("club:member_edit", args=[member.pk]), member_form()),
+        ("post", reverse("club:member_retire", args=[member.pk]), {}),
+        ("post", reverse("club:member_reactivate", args=[member.pk]), {}),
+        ("post", reverse("club:member_delete", args=[member.pk]), {}),
+        ("post", reverse("club:keep_apart_add", args=[member.pk]), {"other": pair.member_b_id}),
+        ("post", reverse("club:keep_apart_remove", args=[member.pk, pair.pk]), {}),
+    ]
+
+
+def test_anonymous_users_are_sent_to_log_in(client, margaret):
+    pair = KeepApartFactory(member_a=margaret)
+    for method, url, data in _changing_requests(margaret, pair):
+        response = getattr(client, method)(url, data)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith(reverse("login")), url
+    assert Member.objects.filter(pk=margaret.pk, is_active=True).exists()
+    assert KeepApart.objects.count() == 1
+
+
+def test_members_are_refused(member_client, margaret):
+    pair = KeepApartFactory(member_a=margaret)
+    count = Member.objects.count()
+    for method, url, data in _changing_requests(margaret, pair):
+        response = getattr(member_client, method)(url, data)
+        assert response.status_code == 403, url
+    assert Member.objects.count() == count
+    assert Member.objects.get(pk=margaret.pk).is_active
+    assert KeepApart.objects.count() == 1
+
+
+def test_changing_views_refuse_get(coordinator_client, margaret):
+    for name in ["member_retire", "member_reactivate", "keep_apart_add"]:
+        response = coordinator_client.get(reverse(f"club:{name}", args=[margaret.pk]))
+        assert response.status_code == 405, name
+    assert Member.objects.get(pk=margaret.pk).is_active
+
+
+def test_nav_shows_members_and_sessions_to_coordinators_only(coordinator_client, client, club):
+    page = coordinator_client.get(reverse("club:member_list")).content.decode()
+    assert f'<a href="{reverse("club:member_list")}" aria-current="page">Members</a>' in page
+    assert f'href="{reverse("club:session_list")}"' in page
+    member = UserFactory()
+    MemberFactory(club=club, user=member)
+    client.force_login(member)
+    page = client.get(reverse("home")).content.decode()
+    assert reverse("club:member_list") not in page
+
+
+# --- list and search -------------------------------------------------------------------
+
+
+def test_list_filters_active_lapsed_guests_and_all(coordinator_client, club, margaret):
+    MemberFactory(club=club, table_name="Brian", is_active=False)
+    MemberFactory(club=club, table_name="Visitor", is_guest=True)
+    url = reverse("club:member_list")
+
+    def names(show):
+        return {
+            m.table_name for m in coordinator_client.get(url, {"show": show}).context["members"]
+        }
+
+    assert names("active") == {"Margaret"}
+    assert names("lapsed") == {"Brian"}
+    assert names("guests") == {"Visitor"}
+    assert names("all") == {"Margaret", "Brian", "Visitor"}
+
+
+def test_search_by_part_of_name_email_or_phone(coordinator_client, club, margaret):
+    MemberFactory(club=club, name="Brian Oakes", table_name="Brian", email="boakes@example.org")
+    MemberFactory(club=club, name="Sheila Patel", table_name="Sheila", phone="07700 900123")
+    url = reverse("club:member_list")
+
+    def found(q):
+        return {m.table_name for m in coordinator_client.get(url, {"q": q}).context["members"]}
+
+    assert found("thorn") == {"Margaret"}
+    assert found("BOAKES") == {"Brian"}
+    assert found("900123") == {"Sheila"}
+    assert found("margaret thornton") == {"Margaret"}
+    assert found("nobody") == set()
+
+
+def test_live_search_returns_only_the_results(coordinator_client, club, margaret):
+    MemberFactory(club=club, table_name="Brian")
+    response = coordinator_client.get(
+        reverse("club:member_list"), {"q": "marg"}, HTTP_HX_TARGET="member-results", **HX
+    )
+    page = response.content.decode()
+    assert page.lstrip().startswith('<div id="member-results">')
+    assert "<html" not in page
+    assert "Margaret" in page and "Brian" not in page
+
+
+def test_search_works_without_javascript(coordinator_client, club, margaret):
+    page = coordinator_client.get(reverse("club:member_list"), {"q": "marg"}).content.decode()
+    assert 'method="get"' in page and 'name="q"' in page and 'value="marg"' in page
+    assert "<html" in page and 'id="member-results"' in page
+
+
+# --- add and edit ----------------------------------------------------------------------
+
+
+def test_coordinator_adds_a_member(coordinator_client, club):
+    response = coordinator_client.post(reverse("club:member_add"), member_form(fixed_table="2"))
+    member = Member.objects.get(name="Edith Cavendish")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("club:member_detail", args=[member.pk])
+    assert member.club == club and member.table_name == "Edith" and member.fixed_table == 2
+    assert member.experience == "beginner" and member.user is None
+    page = coordinator_client.get(response["Location"]).content.decode()
+    assert "Edith Cavendish is added to the club" in page
+
+
+def test_table_name_defaults_to_first_name(coordinator_client, club):
+    coordinator_client.post(reverse("club:member_add"), member_form(table_name=""))
+    assert Member.objects.get(name="Edith Cavendish").table_name == "Edith"
+
+
+def test_bad_input_keeps_entries_and_names_the_problem(coordinator_client, club, margaret):
+    response = coordinator_client.post(
+        reverse("club:member_add"),
+        member_form(table_name="margaret", email="not-an-email", notes="Likes the window seat"),
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Another member is already called “margaret” at the table" in page
+    assert "Enter a valid email address" in page
+    assert 'value="Edith Cavendish"' in page and "Likes the window seat" in page
+    assert not Member.objects.filter(name="Edith Cavendish").exists()
+
+
+def test_edit_a_member(coordinator_client, margaret):
+    response = coordinator_client.post(
+        reverse("club:member_edit", args=[margaret.pk]),
+        member_form(name="Margaret Thornton", table_name="Maggie", notes="Needs the ramp"),
+    )
+    assert response.status_code == 302
+    margaret.refresh_from_db()
+    assert margaret.table_name == "Maggie" and margaret.notes == "Needs the ramp"
+
+
+def test_editing_keeps_own_table_name(coordinator_client, margaret):
+    response = coordinator_client.post(
+        reverse("club:member_edit", args=[margaret.pk]),
+        member_form(name="Margaret Thornton", table_name="Margaret"),
+    )
+    assert response.status_code == 302
+
+
+def test_create_a_login_for_a_member(coordinator_client, club):
+    response = coordinator_client.post(
+        reverse("club:member_add"),
+        member_form(login="new", username="edith", password="red-dragon-pung-42"),
+    )
+    assert response.status_code == 302
+    member = Member.objects.get(name="Edith Cavendish")
+    assert member.user.username == "edith"
+    assert member.user.check_password("red-dragon-pung-42")
+
+
+def test_new_login_needs_a_free_username_and_a_good_password(coordinator_client, club):
+    UserFactory(username="edith")
+    response = coordinator_client.post(
+        reverse("club:member_add"), member_form(login="new", username="Edith", password="123")
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "The username “Edith” is taken" in page
+    assert "This password is too short" in page
+    assert not Member.objects.filter(name="Edith Cavendish").exists()
+    assert get_user_model().objects.filter(username__iexact="edith").count() == 1
+
+
+def test_link_an_existing_login_and_remove_it(coordinator_client, margaret):
+    user = UserFactory()
+    url = reverse("club:member_edit", args=[margaret.pk])
+    form = coordinator_client.get(url).context["form"]
+    assert user in form.fields["existing_user"].queryset
+    coordinator_client.post(
+        url,
+        member_form(
+            name=margaret.name, table_name="Margaret", login="existing", existing_user=user.pk
+        ),
+    )
+    margaret.refresh_from_db()
+    assert margaret.user == user
+    coordinator_client.post(
+        url, member_form(name=margaret.name, table_name="Margaret", login="keep")
+    )
+    margaret.refresh_from_db()
+    assert margaret.user == user
+    coordinator_client.post(
+        url, member_form(name=margaret.name, table_name="Margaret", login="none")
+    )
+    margaret.refresh_from_db()
+    assert margaret.user is None
+    assert get_user_model().objects.filter(pk=user.pk).exists()
+
+
+def test_a_login_already_used_by_a_member_is_not_offered(coordinator_client, club, margaret):
+    taken = UserFactory()
+    MemberFactory(club=club, user=taken)
+    response = coordinator_client.post(
+        reverse("club:member_edit", args=[margaret.pk]),
+        member_form(
+            name=margaret.name, table_name="Margaret", login="existing", existing_user=taken.pk
+        ),
+    )
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    margaret.refresh_from_db()
+    assert margaret.user is None
+
+
+# --- retire, reactivate, delete --------------------------------------------------------
+
+
+def test_retire_and_reactivate(coordinator_client, margaret):
+    response = coordinator_client.post(
+        reverse("club:member_retire", args=[margaret.pk]), follow=True
+    )
+    margaret.refresh_from_db()
+    assert not margaret.is_active
+    assert "Margaret is now marked as lapsed" in response.content.decode()
+    coordinator_client.post(reverse("club:member_reactivate", args=[margaret.pk]))
+    margaret.refresh_from_db()
+    assert margaret.is_active
+
+
+def test_a_member_who_never_played_can_be_deleted_after_confirming(coordinator_client, margaret):
+    url = reverse("club:member_delete", args=[margaret.pk])
+    page = coordinator_client.get(url).content.decode()
+    assert "Yes, delete Margaret" in page
+    assert Member.objects.filter(pk=margaret.pk).exists()
+    response = coordinator_client.post(url)
+    assert response.status_code == 302
+    assert not Member.objects.filter(pk=margaret.pk).exists()
+
+
+def test_a_member_who_played_is_never_deleted(coordinator_client, margaret):
+    AttendanceFactory(member=margaret)
+    detail = coordinator_client.get(reverse("club:member_detail", args=[margaret.pk]))
+    assert reverse("club:member_delete", args=[margaret.pk]) not in detail.content.decode()
+    page = coordinator_client.get(
+        reverse("club:member_delete", args=[margaret.pk])
+    ).content.decode()
+    assert "cannot be deleted" in page and "Mark as lapsed instead" in page
+    response = coordinator_client.post(
+        reverse("club:member_delete", args=[margaret.pk]), follow=True
+    )
+    assert Member.objects.filter(pk=margaret.pk).exists()
+    assert "has played at the club" in response.content.decode()
+
+
+# --- never seat together ---------------------------------------------------------------
+
+
+def test_keep_apart_add_with_htmx_returns_the_section(coordinator_client, club, margaret):
+    brian = MemberFactory(club=club, table_name="Brian")
+    response = coordinator_client.post(
+        reverse("club:keep_apart_add", args=[margaret.pk]),
+        {"other": brian.pk, "reason": "Old quarrel"},
+        **HX,
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert page.lstrip().startswith('<section id="keep-apart"')
+    assert "Margaret and Brian will not be seated together" in page
+    pair = KeepApart.objects.get()
+    assert {pair.member_a, pair.member_b} == {margaret, brian}
+    assert pair.member_a_id < pair.member_b_id and pair.reason == "Old quarrel"
+    # Seen from Brian's page too, and not offered twice.
+    brian_page = coordinator_client.get(reverse("club:member_detail", args=[brian.pk]))
+    assert "Margaret" in brian_page.content.decode()
+    assert margaret not in brian_page.context["keep_apart_form"].fields["other"].queryset
+
+
+def test_keep_apart_from_the_other_side_is_refused(coordinator_client, club, margaret):
+    brian = MemberFactory(club=club, table_name="Brian")
+    KeepApartFactory(member_a=margaret, member_b=brian)
+    response = coordinator_client.post(
+        reverse("club:keep_apart_add", args=[brian.pk]), {"other": margaret.pk}, **HX
+    )
+    assert response.status_code == 200
+    assert "Please choose a member from the list" in response.content.decode()
+    assert KeepApart.objects.count() == 1
+
+
+def test_keep_apart_without_a_choice_is_explained(coordinator_client, margaret):
+    response = coordinator_client.post(
+        reverse("club:keep_apart_add", args=[margaret.pk]), {"other": "", "reason": "x"}, **HX
+    )
+    page = response.content.decode()
+    assert response.status_code == 200 and "Please choose a member." in page
+    assert 'value="x"' in page
+
+
+def test_keep_apart_remove(coordinator_client, club, margaret):
+    brian = MemberFactory(club=club, table_name="Brian")
+    pair = KeepApartFactory(member_a=brian, member_b=margaret)
+    response = coordinator_client.post(
+        reverse("club:keep_apart_remove", args=[margaret.pk, pair.pk]), **HX
+    )
+    assert "may be seated together again" in response.content.decode()
+    assert not KeepApart.objects.exists()
+
+
+def test_keep_apart_without_htmx_redirects_back(coordinator_client, club, margaret):
+    brian = MemberFactory(club=club, table_name="Brian")
+    response = coordinator_client.post(
+        reverse("club:keep_apart_add", args=[margaret.pk]), {"other": brian.pk}
+    )
+    assert response.status_code == 302
+    assert KeepApart.objects.count() == 1
+
+
+def test_keep_apart_pairs_are_stored_once_in_order(club):
+    a, b = MemberFactory(club=club), MemberFactory(club=club)
+    first = KeepApart.objects.create(club=club, member_a=b, member_b=a)
+    assert [first.member_a, first.member_b] == sorted([a, b], key=lambda m: m.pk)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        KeepApart.objects.create(club=club, member_a=a, member_b=b)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        KeepApart.objects.create(club=club, member_a=a, member_b=a)
+    # The database refuses a reversed pair that bypasses save().
+    KeepApart.objects.all().delete()
+    low, high = sorted([a, b], key=lambda m: m.pk)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        KeepApart.objects.bulk_create([KeepApart(club=club, member_a=high, member_b=low)])
