@@ -449,7 +449,7 @@ def test_engine_imports_no_django():
 
     code = (
         "import sys, scoring.engine as e\n"
-        "from scoring.engine import patterns\n"
+        "from scoring.engine import cli, patterns, random_hands\n"
         "for n in e.available_ruleset_names(): e.get_ruleset(n)\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))\n"
     )
