@@ -9,8 +9,9 @@ import random
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
-from .models import Club, Member
+from .models import Attendance, Club, Member, SeatingPlan, Session
 from .roles import make_coordinator
 
 COORDINATOR_LOGIN = ("coordinator", "mahjong-coordinator")
@@ -73,6 +74,48 @@ def create_club_and_members(rng: random.Random) -> Club:
 
 # Later features append their own steps: each takes (club, rng).
 DEMO_STEPS: list = []
+
+
+DEMO_VENUE = "St Mark's Church Hall"
+DEMO_PAST_WEEKS = 10
+
+
+def _at(date: datetime.date, hour: int, minute: int = 0) -> datetime.datetime:
+    return timezone.make_aware(datetime.datetime.combine(date, datetime.time(hour, minute)))
+
+
+def demo_season_of_seating(club: Club, rng: random.Random) -> None:
+    """Ten weekly sessions this season, each seated by the real algorithm (so the history
+    is real), published and closed; then tonight's session with people checked in, ready
+    for the coordinator to press "Make the seating"."""
+    from .seating_services import make_seating, publish
+
+    today = timezone.localdate()
+    if club.season_start is None:
+        club.season_start = today - datetime.timedelta(weeks=DEMO_PAST_WEEKS, days=4)
+        club.save(update_fields=["season_start"])
+    people = list(Member.objects.filter(club=club, is_active=True))
+    logins = [m for m in people if m.user_id]
+    for weeks_ago in range(DEMO_PAST_WEEKS, -1, -1):
+        date = today - datetime.timedelta(weeks=weeks_ago)
+        session = Session.objects.create(club=club, date=date, venue=DEMO_VENUE)
+        others = [m for m in people if not m.user_id]
+        share = rng.uniform(0.68, 0.82)
+        present = logins + rng.sample(others, round(len(people) * share) - len(logins))
+        Attendance.objects.bulk_create(
+            Attendance(session=session, member=m, arrived_at=_at(date, 13, rng.randint(30, 59)))
+            for m in present
+        )
+        if weeks_ago == 0:
+            continue  # tonight: checked in, seating not made yet
+        make_seating(session, seed=rng.randrange(2**62))
+        publish(session)
+        SeatingPlan.objects.filter(session=session).update(published_at=_at(date, 14))
+        session.status = Session.Status.CLOSED
+        session.save(update_fields=["status"])
+
+
+DEMO_STEPS.append(demo_season_of_seating)
 
 
 def database_is_empty() -> bool:

@@ -1,0 +1,247 @@
+"""Seating pages: permissions, htmx partials, drafts hidden from members, own table first."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from club.models import Seat, SeatingPlan
+from club.seating_services import make_seating, publish
+from tests.club.seating_helpers import members, published, session_with, snapshot
+from tests.factories import MemberFactory, UserFactory
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def session(club):
+    return session_with(club, members(club, 8), date=datetime.date.today())
+
+
+def url(name, session, *args):
+    return reverse(f"club:{name}", args=[session.pk, *args])
+
+
+def two_members_at_different_tables(session):
+    tables = snapshot(session)
+    first = Seat.objects.get(plan__session=session, member_id=tables[1][0][0]).member
+    second = Seat.objects.get(plan__session=session, member_id=tables[2][0][0]).member
+    return first, second
+
+
+CHANGES = [
+    ("seating_make", (), {}),
+    ("seating_swap", (), {"a": "1", "b": "2"}),
+    ("seating_lock", (1,), {}),
+    ("seating_unlock", (1,), {}),
+    ("seating_publish", (), {}),
+    ("seating_unpublish", (), {}),
+    ("seating_late", (), {"member": "1"}),
+    ("seating_leaver", (), {"member": "1"}),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "data"), CHANGES)
+def test_members_cannot_change_the_seating(member_client, session, name, args, data):
+    make_seating(session, seed=1)
+    before = snapshot(session)
+    response = member_client.post(url(name, session, *args), data)
+    assert response.status_code == 403
+    assert snapshot(session) == before
+
+
+@pytest.mark.parametrize(("name", "args", "data"), CHANGES)
+def test_anonymous_visitors_are_sent_to_log_in(client, session, name, args, data):
+    response = client.post(url(name, session, *args), data)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    assert not SeatingPlan.objects.filter(session=session).exists()
+
+
+@pytest.mark.parametrize("name", ["seating_make", "seating_publish"])
+def test_changes_need_a_post(coordinator_client, session, name):
+    assert coordinator_client.get(url(name, session)).status_code == 405
+    assert not SeatingPlan.objects.filter(session=session).exists()
+
+
+def test_members_cannot_open_the_coordinators_page(member_client, client, session):
+    assert member_client.get(url("seating_manage", session)).status_code == 403
+
+
+def test_make_the_seating_with_htmx_returns_only_the_panel(coordinator_client, session):
+    page = coordinator_client.get(url("seating_manage", session)).content.decode()
+    assert "Make the seating" in page and "8 people are checked in" in page
+
+    response = coordinator_client.post(url("seating_make", session), **HTMX)
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="seating-panel"')
+    assert "<html" not in html
+    assert "Table 1" in html and "Table 2" in html
+    assert "Draft" in html and "Publish" in html and "Re-roll" in html
+    assert "This is the first seating of the season" in html
+    assert SeatingPlan.objects.get(session=session).status == SeatingPlan.Status.DRAFT
+
+
+def test_plain_post_redirects_back_with_a_message(coordinator_client, session):
+    response = coordinator_client.post(url("seating_make", session))
+    assert response.status_code == 302 and response["Location"] == url("seating_manage", session)
+    page = coordinator_client.get(response["Location"]).content.decode()
+    assert "Here is the proposed seating" in page
+
+
+def test_a_refusal_is_shown_in_the_panel_with_status_200(coordinator_client, session):
+    make_seating(session, seed=1)
+    publish(session)
+    before = snapshot(session)
+    response = coordinator_client.post(url("seating_make", session), **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'role="alert"' in html and "The seating is published" in html
+    assert snapshot(session) == before
+
+
+def test_swap_two_people_with_htmx(coordinator_client, session):
+    make_seating(session, seed=1)
+    a, b = two_members_at_different_tables(session)
+    response = coordinator_client.post(url("seating_swap", session), {"a": a.pk, "b": b.pk}, **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html
+    assert f"{a.table_name} now sits at table 2" in html
+    assert Seat.objects.get(member=a, plan__session=session).table.number == 2
+
+
+def test_swap_without_choosing_is_explained(coordinator_client, session):
+    make_seating(session, seed=1)
+    response = coordinator_client.post(url("seating_swap", session), {"a": ""}, **HTMX)
+    assert "Please choose a person from the list" in response.content.decode()
+
+
+def test_lock_and_unlock_a_table(coordinator_client, session):
+    make_seating(session, seed=1)
+    html = coordinator_client.post(url("seating_lock", session, 1), **HTMX).content.decode()
+    assert "Table 1 is locked" in html and "Unlock table 1" in html
+    assert session.seating.tables.get(number=1).locked
+    html = coordinator_client.post(url("seating_unlock", session, 1), **HTMX).content.decode()
+    assert "Lock table 1" in html
+    assert not session.seating.tables.get(number=1).locked
+
+
+def test_publish_then_reroll_and_swap_are_disabled(coordinator_client, session):
+    make_seating(session, seed=1)
+    html = coordinator_client.post(url("seating_publish", session), **HTMX).content.decode()
+    assert "Published" in html and "Unpublish to change" in html
+    assert url("seating_make", session) not in html
+    assert url("seating_swap", session) not in html
+    assert "Late arrival" in html and "Leaving early" in html
+    assert SeatingPlan.objects.get(session=session).published_at is not None
+
+
+def test_refreshing_pages_never_changes_a_published_plan(
+    coordinator_client, member_client, session
+):
+    published(session)
+    before = snapshot(session)
+    for name in ("seating_manage", "seating", "seating_print"):
+        coordinator_client.get(url(name, session))
+    coordinator_client.get(reverse("home"))
+    assert snapshot(session) == before
+
+
+def test_draft_is_never_shown_to_members(member_client, member_user, session):
+    make_seating(session, seed=1)
+    seated = Seat.objects.filter(plan__session=session).first().member
+    for name in ("seating", "seating_print"):
+        response = member_client.get(url(name, session))
+        page = response.content.decode()
+        assert response.status_code == 200
+        assert "not published yet" in page
+        assert seated.table_name not in page
+    home = member_client.get(reverse("home")).content.decode()
+    assert "not published yet" in home and seated.table_name not in home
+
+
+def test_member_sees_their_own_table_first(client, club, session):
+    me = MemberFactory(club=club, user=UserFactory())
+    session.attendances.create(member=me)
+    published(session)
+    seat = Seat.objects.get(member=me)
+    client.force_login(me.user)
+
+    page = client.get(url("seating", session)).content.decode()
+
+    find = page.index("Find your table")
+    assert f"You are at <strong>table {seat.table.number}</strong>" in page
+    assert f"seat <strong>{seat.get_wind_display()}</strong>" in page
+    assert find < page.index("Every table")
+    assert page.count('class="table-card is-mine"') == 2  # at the top and among every table
+
+
+def test_home_page_shows_your_table_tonight(client, club, session):
+    me = MemberFactory(club=club, user=UserFactory())
+    session.attendances.create(member=me)
+    published(session)
+    seat = Seat.objects.get(member=me)
+    mates = Seat.objects.filter(table=seat.table).exclude(member=me)
+    client.force_login(me.user)
+
+    page = client.get(reverse("home")).content.decode()
+
+    assert "Your table tonight" in page
+    assert f"Table <strong>{seat.table.number}</strong>" in page
+    for mate in mates:
+        assert mate.member.table_name in page
+    assert url("seating_manage", session) not in page  # not a coordinator
+
+
+def test_home_page_links_coordinators_to_tonights_seating(coordinator_client, session):
+    page = coordinator_client.get(reverse("home")).content.decode()
+    assert url("seating_manage", session) in page and "Tonight's seating" in page
+
+
+def test_late_arrival_and_leaver_from_the_page(coordinator_client, club, session):
+    published(session)
+    late = MemberFactory(club=club)
+    page = coordinator_client.get(url("seating_manage", session)).content.decode()
+    assert f'<option value="{late.pk}">{late.table_name}</option>' in page
+
+    html = coordinator_client.post(
+        url("seating_late", session), {"member": late.pk}, **HTMX
+    ).content.decode()
+    assert f"{late.table_name} joins table" in html
+    assert Seat.objects.filter(member=late).exists()
+
+    leaver = Seat.objects.filter(plan__session=session).exclude(member=late).first().member
+    html = coordinator_client.post(
+        url("seating_leaver", session), {"member": leaver.pk}, **HTMX
+    ).content.decode()
+    assert f"{leaver.table_name} has left" in html
+    assert not Seat.objects.filter(member=leaver).exists()
+
+
+def test_late_arrival_without_room_shows_the_explanation_and_choices(coordinator_client, club):
+    session = session_with(club, members(club, 10), date=datetime.date.today())
+    published(session)
+    before = snapshot(session)
+    late = MemberFactory(club=club)
+
+    response = coordinator_client.post(url("seating_late", session), {"member": late.pk})
+
+    html = response.content.decode()
+    assert response.status_code == 200  # no redirect: the coordinator must choose
+    assert "No table can take" in html and "every table already has five players" in html
+    assert 'name="choice" value="0"' in html
+    assert snapshot(session) == before
+
+
+def test_print_page_has_the_room_sheet_and_a_card_per_table(member_client, session):
+    published(session)
+    page = member_client.get(url("seating_print", session)).content.decode()
+    assert page.count('class="room-sheet"') == 1
+    assert page.count('class="print-card"') == 2
+    assert "window.print()" in page
+
+
+def test_unknown_session_is_404(coordinator_client, club):
+    assert coordinator_client.get(reverse("club:seating_manage", args=[999])).status_code == 404
