@@ -4,7 +4,9 @@ Run from the repository root:  python bench/engine_bench.py  [--hands 20000] [--
 
 For each rule set in the registry: 20,000 random legal hands (fixed seed) are written to a
 temporary JSONL file and piped through `python -m scoring.engine --rules NAME`, timing the
-whole process (interpreter start included). Peak memory is the child's max RSS.
+whole process (interpreter start included; the CLI's default worker processes, one per
+CPU, included). Best of --repeat runs. Peak memory is the largest process's max RSS.
+"errors" are hands the rule set does not accept (e.g. seven pairs under classical).
 The streaming check pipes a million lines generated on the fly (the hands repeated) and
 reports peak RSS, which must stay flat: the CLI never holds its input.
 """
@@ -107,6 +109,13 @@ def main() -> int:
         "--stream", type=int, default=1_000_000, help="lines for the streaming check (0: skip)"
     )
     parser.add_argument("--rules", nargs="*", help="rule sets to time (default: every one present)")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="runs per rule set; the best is reported (the "
+        "machine is shared, so the best run is the least disturbed one)",
+    )
     args = parser.parse_args()
 
     present = available_ruleset_names()
@@ -129,7 +138,10 @@ def main() -> int:
         print("-" * 58)
         rates = {}
         for name in names:
-            seconds, errors, peak = time_ruleset(name, path, args.hands)
+            runs = [time_ruleset(name, path, args.hands) for _ in range(max(1, args.repeat))]
+            seconds = min(r[0] for r in runs)
+            errors = runs[0][1]
+            peak = max(r[2] for r in runs)
             rates[name] = args.hands / seconds
             print(
                 f"{name:<10} {args.hands:>8,} {seconds:>8.2f} {rates[name]:>9,.0f} {errors:>7} {peak:>12.1f}"

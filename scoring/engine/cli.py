@@ -9,8 +9,10 @@ import argparse
 import contextlib
 import json
 import os
+import select
 import sys
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 
 from .errors import EngineError
 from .hand import parse_hand
@@ -21,6 +23,8 @@ from .rulesets import RULESET_NAMES, RuleSet, available_ruleset_names, get_rules
 # without being held in memory.
 MAX_LINE_BYTES = 1 << 20
 READ_CHUNK = 1 << 16
+# Inputs arriving in chunks of at least this many lines are scored by several processes.
+PARALLEL_MIN_LINES = 100
 
 EXAMPLE_HAND = (
     '{"tiles": "b1 b2 b3 c5 c5 c5 d7 d8 d9 dr dr", '
@@ -114,6 +118,14 @@ def _parser() -> argparse.ArgumentParser:
         help=f"the rule set: {', '.join(RULESET_NAMES)}",
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="processes scoring large inputs in parallel (default 0: one per CPU; "
+        "1: score in this process only); answers stay in input order",
+    )
+    parser.add_argument(
         "--option",
         action="append",
         default=[],
@@ -150,12 +162,15 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
             ruleset = ruleset.with_overrides(options=options)
     except EngineError as error:
         parser.error(str(error))
+    if args.workers < 0:
+        parser.error(f"--workers must be 0 (one per CPU) or more, not {args.workers}.")
+    workers = args.workers or default_workers()
     if stdin is None:
         stdin = sys.stdin.buffer
     if stdout is None:
         stdout = sys.stdout.buffer
     try:
-        run(ruleset, stdin, stdout)
+        run(ruleset, stdin, stdout, workers)
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly. Pointing stdout at /dev/null
         # keeps the interpreter's final flush from printing a traceback.
@@ -169,7 +184,7 @@ def answer_line(ruleset: RuleSet, line: bytes, number: int, encode: Callable[[di
     """The output line (without newline) for one input line."""
     name = ruleset.name
     try:
-        data = json.loads(line)
+        data = _loads(line)
     except ValueError as error:
         if not line.strip():
             message = f"Line {number} is blank; each line must hold one hand as a JSON object."
@@ -194,48 +209,166 @@ def answer_line(ruleset: RuleSet, line: bytes, number: int, encode: Callable[[di
         )
 
 
-def run(ruleset: RuleSet, stdin, stdout) -> None:
-    """Answer every line of `stdin`, streaming: memory stays flat however long the input.
+_raw_decode = json.JSONDecoder().raw_decode
+_encode = json.JSONEncoder(ensure_ascii=False).encode
 
-    Input is read in chunks of whatever is available; the answers to a chunk are written
-    and flushed before the next read, so a program feeding one line at a time and waiting
-    for its answer is never stuck behind a buffer.
-    """
+
+def _loads(line: bytes) -> object:
+    """json.loads for one UTF-8 line, without encoding detection and regex passes."""
+    text = line.decode().strip()
+    try:
+        data, end = _raw_decode(text)
+    except json.JSONDecodeError:
+        return json.loads(text)  # the same error, with json's own position and wording
+    if end != len(text):
+        return json.loads(text)  # "Extra data" error
+    return data
+
+
+def _answer_batch(ruleset: RuleSet, first_number: int, lines: list[bytes | None]) -> bytes:
+    """Output bytes for consecutive input lines (None: a line that was too long)."""
+    encode = _encode
+    out = []
+    number = first_number
+    for line in lines:
+        if line is None:
+            out.append(_too_long(ruleset, number, encode))
+        else:
+            out.append(answer_line(ruleset, line, number, encode))
+        number += 1
+    out.append("")
+    return "\n".join(out).encode()
+
+
+def _batches(stdin) -> Iterator[tuple[int, list[bytes | None]]]:
+    """(number of the first line, lines) for each chunk read; memory stays bounded."""
     read = getattr(stdin, "read1", None) or stdin.read
-    write = stdout.write
-    flush = stdout.flush
-    encode = json.JSONEncoder(ensure_ascii=False).encode
     pending = b""
     skipping = False  # inside an over-long line, dropping its bytes
-    number = 0
+    number = 1
     while True:
         chunk = read(READ_CHUNK)
         if not chunk:
             break
-        lines = (pending + chunk).split(b"\n")
-        pending = lines.pop()
-        out = []
-        for line in lines:
-            number += 1
-            if skipping:
-                skipping = False
-                out.append(_too_long(ruleset, number, encode))
-            else:
-                out.append(answer_line(ruleset, line, number, encode))
+        lines: list[bytes | None] = (pending + chunk).split(b"\n")  # type: ignore[assignment]
+        pending = lines.pop()  # type: ignore[assignment]
+        if skipping and lines:
+            lines[0] = None
+            skipping = False
         if len(pending) > MAX_LINE_BYTES:
             pending = b""
             skipping = True
-        if out:
-            out.append("")
-            write("\n".join(out).encode())
-            flush()
+        if lines:
+            yield number, lines
+            number += len(lines)
     if skipping:
-        number += 1
-        write((_too_long(ruleset, number, encode) + "\n").encode())
+        yield number, [None]
     elif pending:  # a last line without a final newline is still a line
-        number += 1
-        write((answer_line(ruleset, pending, number, encode) + "\n").encode())
-    flush()
+        yield number, [pending]
+
+
+def _may_block(stream) -> bool:
+    """True when reading `stream` now might wait for the writer."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False  # in-memory streams never wait
+    try:
+        return not select.select([fd], [], [], 0)[0]
+    except (OSError, ValueError):
+        return True
+
+
+def default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+# Set in the parent before forking the workers, which inherit it.
+_worker_ruleset: RuleSet | None = None
+
+
+def _worker_batch(first_number: int, lines: list[bytes | None]) -> bytes:
+    assert _worker_ruleset is not None
+    return _answer_batch(_worker_ruleset, first_number, lines)
+
+
+def _start_pool(ruleset: RuleSet, workers: int):
+    """A pool of forked worker processes, or None where fork is not available."""
+    global _worker_ruleset
+    import multiprocessing  # only big inputs pay for this import
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    _worker_ruleset = ruleset
+    try:
+        return multiprocessing.get_context("fork").Pool(workers)
+    except OSError:
+        return None
+
+
+def run(ruleset: RuleSet, stdin, stdout, workers: int = 1) -> None:
+    """Answer every line of `stdin` in order, streaming: memory stays flat however long
+    the input.
+
+    Input is read in chunks of whatever is available. The next read only waits once every
+    answer so far is written and flushed, so a program that writes some lines and waits
+    for their answers is never stuck behind a buffer.
+
+    With workers > 1, once a chunk of PARALLEL_MIN_LINES or more arrives, chunks are
+    scored by that many forked processes (at most two chunks each in flight), answers
+    still written in input order.
+    """
+    write = stdout.write
+    flush = stdout.flush
+    pool = None
+    in_flight: deque = deque()  # (first_number, lines, async result), oldest first
+
+    def write_oldest() -> None:
+        nonlocal pool
+        first, lines, result = in_flight.popleft()
+        try:
+            data = result.get()
+        except Exception:  # a worker died: answer here, and stop using the pool
+            data = _answer_batch(ruleset, first, lines)
+            if pool is not None:
+                pool.terminate()
+            pool = None
+        write(data)
+
+    try:
+        batches = _batches(stdin)
+        while True:
+            # Never wait for input with answers held back: while the input is not there
+            # yet, write answers as they finish (and stop waiting once it arrives).
+            while in_flight and _may_block(stdin):
+                in_flight[0][2].wait(0.005)
+                while in_flight and in_flight[0][2].ready():
+                    write_oldest()
+                flush()
+            batch = next(batches, None)
+            if batch is None:
+                break
+            first, lines = batch
+            if pool is None and workers > 1 and not in_flight and len(lines) >= PARALLEL_MIN_LINES:
+                pool = _start_pool(ruleset, workers)
+            if pool is None:
+                while in_flight:
+                    write_oldest()
+                write(_answer_batch(ruleset, first, lines))
+                flush()
+                continue
+            in_flight.append((first, lines, pool.apply_async(_worker_batch, (first, lines))))
+            while len(in_flight) > 2 * workers:
+                write_oldest()
+        while in_flight:
+            write_oldest()
+        flush()
+    finally:
+        if pool is not None:
+            pool.terminate()
 
 
 def _too_long(ruleset: RuleSet, number: int, encode: Callable[[dict], str]) -> str:

@@ -111,63 +111,32 @@ def _local_splits(
     return frozenset(found)
 
 
-def _variants_of(
-    base: int, splits, win: int, exposed_win: bool
-) -> tuple[tuple[tuple[Group, ...], Group | None], ...]:
-    """(sets, pair) per split, as Groups with real tiles (base + index); when `win` is an
-    index 0-8, one variant per distinct group the winning tile can sit in, that group
-    marked winning (and not concealed when the win was on a discard / robbed kong)."""
-    out: list[tuple[tuple[Group, ...], Group | None]] = []
+def _variants_of(base: int, splits) -> tuple[tuple[tuple[Group, ...], Group | None], ...]:
+    """(sets, pair) per split, as concealed non-winning Groups with real tiles."""
+    out = []
     for split in sorted(splits):
-        sets = sorted((i, kind) for kind, i in split if kind != "pair")
+        sets = tuple(
+            _group(kind, base + i, True, False, False)
+            for i, kind in sorted((i, kind) for kind, i in split if kind != "pair")
+        )
         pair = next((i for kind, i in split if kind == "pair"), None)
-        if win < 0:
-            out.append(
-                (
-                    tuple(_group(kind, base + i, True, False, False) for i, kind in sets),
-                    None if pair is None else _group("pair", base + pair, True, False, False),
-                )
-            )
-            continue
-        candidates = []
-        for i, kind in sets:
-            holds = i <= win <= i + 2 if kind == "chow" else i == win
-            if holds and (i, kind) not in candidates:
-                candidates.append((i, kind))
-        if pair == win:
-            candidates.append((pair, "pair"))
-        for candidate in candidates:
-            marked = False
-            groups = []
-            for i, kind in sets:
-                if not marked and (i, kind) == candidate:
-                    marked = True
-                    groups.append(_group(kind, base + i, not exposed_win, False, True))
-                else:
-                    groups.append(_group(kind, base + i, True, False, False))
-            pair_group = None
-            if pair is not None:
-                is_winning = candidate == (pair, "pair")
-                pair_group = _group(
-                    "pair", base + pair, not (is_winning and exposed_win), False, is_winning
-                )
-            variant = (tuple(groups), pair_group)
-            if variant not in out:
-                out.append(variant)
+        out.append(
+            (sets, None if pair is None else _group("pair", base + pair, True, False, False))
+        )
     return tuple(out)
 
 
 @lru_cache(maxsize=1 << 16)
-def _suit_variants(base: int, counts: tuple[int, ...], win: int, exposed_win: bool):
+def _suit_variants(base: int, counts: tuple[int, ...]):
     """Every (sets, pair) of one suit's 9 counts; () if they cannot be split."""
     remainder = sum(counts) % 3
     if remainder == 1:
         return ()
-    return _variants_of(base, _local_splits(counts, remainder == 2), win, exposed_win)
+    return _variants_of(base, _local_splits(counts, remainder == 2))
 
 
 @lru_cache(maxsize=1 << 12)
-def _honour_variants(counts: tuple[int, ...], win: int, exposed_win: bool):
+def _honour_variants(counts: tuple[int, ...]):
     """Honours form only pongs (3) and pairs (2); 1 or 4 concealed cannot be sets
     (a kong must be declared)."""
     split = []
@@ -180,10 +149,39 @@ def _honour_variants(counts: tuple[int, ...], win: int, exposed_win: bool):
             return ()
     if sum(1 for kind, _ in split if kind == "pair") > 1:
         return ()
-    return _variants_of(27, (tuple(split),), win, exposed_win)
+    return _variants_of(27, (tuple(split),))
 
 
-_NO_GROUPS = (((), None),)
+def _winning(group: Group, exposed_win: bool) -> Group:
+    return _group(group.kind, group.tile, not exposed_win, False, True)
+
+
+def _place(variants, winning_tile: int, exposed_win: bool):
+    """The variants once per distinct group the winning tile can sit in, that group marked
+    winning (and not concealed after a discard / robbed kong)."""
+    out = []
+    for sets, pair in variants:
+        done = []
+        for index, g in enumerate(sets):
+            t = g.tile
+            if (t <= winning_tile <= t + 2 if g.kind == "chow" else t == winning_tile) and (
+                g not in done
+            ):
+                done.append(g)
+                out.append((sets[:index] + (_winning(g, exposed_win),) + sets[index + 1 :], pair))
+        if pair is not None and pair.tile == winning_tile:
+            out.append((sets, _winning(pair, exposed_win)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _part(base: int, counts: tuple[int, ...], winning_tile: int, exposed_win: bool):
+    """Variants of one suit (base 0, 9, 18) or of the honours (base 27), with the winning
+    tile placed when it belongs here (winning_tile -1 otherwise)."""
+    variants = _suit_variants(base, counts) if base < 27 else _honour_variants(counts)
+    if winning_tile >= 0 and variants:
+        return _place(variants, winning_tile, exposed_win)
+    return variants
 
 
 def _standard_readings(
@@ -191,37 +189,33 @@ def _standard_readings(
 ) -> list[Reading]:
     parts = []
     pairs = 0
+    single = True
+    winning_base = winning_tile - winning_tile % 9
     for base in (0, 9, 18, 27):
-        block = counts[base : base + 9] if base < 27 else counts[27:34]
+        block = counts[base : base + 9]
         if not any(block):
             continue
-        win = winning_tile - base if base <= winning_tile < base + len(block) else -1
-        if base < 27:
-            variants = _suit_variants(base, tuple(block), win, exposed_win)
-        else:
-            variants = _honour_variants(tuple(block), win, exposed_win)
+        variants = _part(
+            base, tuple(block), winning_tile if base == winning_base else -1, exposed_win
+        )
         if not variants:
             return []
         if variants[0][1] is not None:
             pairs += 1
+        if len(variants) > 1:
+            single = False
         parts.append(variants)
     if pairs != 1:
         return []
-    if all(len(p) == 1 for p in parts):
-        groups = list(declared)
-        pair = None
-        for ((sets, part_pair),) in parts:
-            groups.extend(sets)
-            pair = part_pair or pair
-        groups.append(pair)
-        return [Reading("standard", tuple(groups))]
+    combos = [tuple(p[0] for p in parts)] if single else product(*parts)
     found = []
-    for combo in product(*parts):
+    for combo in combos:
         groups = list(declared)
         pair = None
         for sets, part_pair in combo:
-            groups.extend(sets)
-            pair = part_pair or pair
+            groups += sets
+            if part_pair is not None:
+                pair = part_pair
         groups.append(pair)
         found.append(Reading("standard", tuple(groups)))
     return found
@@ -252,7 +246,7 @@ def readings(hand: Hand) -> tuple[Reading, ...]:
     for t in concealed:
         counts[t] += 1
     melds = hand.melds
-    declared = tuple(_group(m.kind, m.tile, m.concealed, True, False) for m in melds)
+    declared = tuple([_group(m.kind, m.tile, m.concealed, True, False) for m in melds])
     found = _standard_readings(counts, declared, winning_tile, exposed_win)
     if not melds and len(concealed) == 14:
         for shape in special_shapes(counts):

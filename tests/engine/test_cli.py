@@ -149,6 +149,21 @@ def test_hand_options_override_the_command_line_options():
     assert plain["total"] != own["total"]
 
 
+def test_parallel_workers_answer_exactly_like_one_process():
+    hands = list(random_hands(2000, seed=12))
+    lines = [json.dumps(h).encode() for h in hands]
+    lines[5] = b"not json"
+    lines[1500] = b""
+    data = b"\n".join(lines) + b"\n"
+    answers = {}
+    for workers in (1, 2):
+        out = io.BytesIO()
+        cli.run(TOY, io.BytesIO(data), out, workers=workers)
+        answers[workers] = out.getvalue()
+    assert answers[1] == answers[2]
+    assert answers[2].count(b"\n") == 2000
+
+
 def test_output_is_the_same_json_as_score_json():
     hands = list(random_hands(200, seed=9))
     out = io.BytesIO()
@@ -174,7 +189,7 @@ def test_option_on_the_command_line_applies_to_every_hand():
     ruleset = ruleset_or_skip("classical")
     hands = [h for h in random_hands(200, seed=4)]
     data = b"".join(json.dumps(h).encode() + b"\n" for h in hands)
-    done = engine("--rules", "classical", "--option", "limit=40", input=data)
+    done = engine("--rules", "classical", "--option", "limit=40", "--workers", "2", input=data)
     assert done.returncode == 0
     answers = [json.loads(line) for line in done.stdout.decode().splitlines()]
     assert answers == [score_json(h, ruleset, {"limit": 40}) for h in hands]
@@ -192,6 +207,7 @@ def test_option_on_the_command_line_applies_to_every_hand():
         (["--rules", "classical", "--option", "=5"], "--option needs KEY=VALUE"),
         (["--rules", "classical", "--option", "limit=lots"], "must be a whole number, not 'lots'"),
         (["--rules", "classical", "--bogus"], "unrecognized arguments"),
+        (["--rules", "classical", "--workers", "-1"], "--workers must be 0"),
     ],
 )
 def test_bad_usage_exits_2_with_a_message(args, message):
