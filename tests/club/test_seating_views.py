@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from club.models import Seat, SeatingPlan
 from club.seating_services import make_seating, publish
-from tests.club.seating_helpers import members, published, session_with, snapshot
+from tests.club.seating_helpers import members, played, published, session_with, snapshot
 from tests.factories import MemberFactory, UserFactory
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -245,3 +245,50 @@ def test_print_page_has_the_room_sheet_and_a_card_per_table(member_client, sessi
 
 def test_unknown_session_is_404(coordinator_client, club):
     assert coordinator_client.get(reverse("club:seating_manage", args=[999])).status_code == 404
+
+
+def test_cards_show_winds_dice_the_dreamer_and_beginners(coordinator_client, club):
+    people = members(club, 8) + members(club, 1, experience="beginner")
+    session = session_with(club, people, date=datetime.date.today())
+    make_seating(session, seed=4)
+    beginner = people[-1]
+
+    html = coordinator_client.get(url("seating_manage", session)).content.decode()
+
+    five = next(n for n, s in snapshot(session).items() if len(s) == 5)
+    dreamer = Seat.objects.get(plan__session=session, table__number=five, wind="D").member
+    assert (
+        f"<strong>{dreamer.table_name}</strong> is the Dreamer and sits out the first hand" in html
+    )
+    assert html.count("Dreamer ·") == 1 and html.count("East ·") == 2
+    assert "threw " in html
+    card = html[html.index(f">{beginner.table_name}<") :]
+    assert card.index("Beginner") < card.index("</li>")
+
+
+def test_quality_is_in_plain_words(coordinator_client, club):
+    people = members(club, 8)
+    played(club, [people[:4], people[4:]], datetime.date.today() - datetime.timedelta(days=7))
+    session = session_with(club, people, date=datetime.date.today())
+    make_seating(session, seed=1)
+    html = coordinator_client.get(url("seating_manage", session)).content.decode()
+    # 8 people who sat as two fours last week cannot avoid it entirely: 2 + 2 pairs per table.
+    assert "4 pairs sat together last week too — that is the fewest possible." in html
+
+
+def test_checked_in_but_unseated_people_are_pointed_out(coordinator_client, club, session):
+    make_seating(session, seed=1)
+    newcomer = MemberFactory(club=club)
+    session.attendances.create(member=newcomer)
+    html = coordinator_client.get(url("seating_manage", session)).content.decode()
+    assert f"Checked in but without a seat: {newcomer.table_name}." in html
+
+
+def test_the_session_page_shows_where_the_seating_stands(coordinator_client, session):
+    detail = reverse("club:session_detail", args=[session.pk])
+    assert "No seating yet" in coordinator_client.get(detail).content.decode()
+    make_seating(session, seed=1)
+    assert "<strong>Draft</strong>" in coordinator_client.get(detail).content.decode()
+    publish(session)
+    html = coordinator_client.get(detail).content.decode()
+    assert "<strong>Published</strong>" in html and url("seating_print", session) in html
