@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import eq
 from types import MappingProxyType
 
 from .errors import EngineError
@@ -122,6 +122,7 @@ class Hand:
         return sum(1 for meld in self.melds if meld.kind == "kong")
 
 
+_MELD_BY_TEXT: dict[tuple[str, bool], Meld] = {}
 _WIND_OF = {w: w for w in WINDS} | {w.lower(): w for w in WINDS}
 _WON_BY_OF = {w: w for w in WON_BY}
 
@@ -275,7 +276,20 @@ def parse_hand(data: Mapping) -> Hand:
     if raw_melds is None:
         melds: tuple[Meld, ...] = ()
     elif type(raw_melds) is list or isinstance(raw_melds, tuple):
-        parsed = [_parse_meld(raw, i) for i, raw in enumerate(raw_melds, 1)]
+        parsed = []
+        for position, raw in enumerate(raw_melds, 1):
+            # Fast path: meld texts repeat ("ww ww ww"), so a parsed meld is looked up.
+            meld = None
+            if type(raw) is dict and _MELD_FIELDS.issuperset(raw):
+                text = raw.get("tiles")
+                flag = raw.get("concealed", False)
+                if type(text) is str and (flag is False or flag is True):
+                    meld = _MELD_BY_TEXT.get((text, flag))
+                    if meld is None:
+                        meld = _parse_meld(raw, position)
+                        if len(_MELD_BY_TEXT) < 20_000:
+                            _MELD_BY_TEXT[(text, flag)] = meld
+            parsed.append(meld or _parse_meld(raw, position))
         if len(parsed) > 1:
             parsed.sort(key=_meld_order)
         melds = tuple(parsed)
@@ -403,41 +417,7 @@ def parse_hand(data: Mapping) -> Hand:
             f"'options' must be an object such as {{\"limit\": 1000}}, not {_short(options)}."
         )
 
-    # Counts: at most 4 of a tile, and the right number of tiles.
-    everything = concealed
-    kongs = 0
-    if melds:
-        everything = concealed.copy()
-        for meld in melds:
-            everything += meld.tiles
-            if meld.kind == "kong":
-                kongs += 1
-    tile_total = len(everything)
-    counts = Counter(everything)  # counted in C
-    if max(counts.values(), default=0) > 4:
-        t = min(t for t, c in counts.items() if c > 4)
-        raise EngineError(
-            f"There are {counts[t]} of {CODES[t]} in this hand; a set has only 4 of each tile."
-        )
-    if winning not in concealed:
-        raise EngineError(
-            f"The winning tile {CODES[winning]} is not among 'tiles'; "
-            "'tiles' must include the tile that completed the hand."
-        )
-    if won_by == "robbing_kong" and counts[winning] != 1:
-        raise EngineError(
-            f"The robbed kong's tile {CODES[winning]} came from another player's pong, "
-            f"so the winner cannot hold another {CODES[winning]}."
-        )
-    if tile_total != 14 + kongs:
-        kong_note = f" plus {kongs} for the kong{'s' if kongs > 1 else ''}" if kongs else ""
-        raise EngineError(
-            f"This hand has {tile_total} tiles ({len(concealed)} in 'tiles' and "
-            f"{tile_total - len(concealed)} in melds); a winning hand has 14{kong_note} "
-            f"({14 + kongs}), bonus tiles aside."
-        )
-
-    return Hand(
+    hand = Hand(
         tuple(concealed),
         melds,
         winning,
@@ -451,6 +431,36 @@ def parse_hand(data: Mapping) -> Hand:
         first_turn,
         options,
     )
+
+    # Counts: at most 4 of a tile, and the right number of tiles. all_tiles is sorted, so a
+    # fifth copy shows as equal tiles four places apart (compared in C).
+    everything = hand.all_tiles
+    if any(map(eq, everything, everything[4:])):
+        t = next(a for a, b in zip(everything, everything[4:], strict=False) if a == b)
+        raise EngineError(
+            f"There are {everything.count(t)} of {CODES[t]} in this hand; "
+            "a set has only 4 of each tile."
+        )
+    if winning not in concealed:
+        raise EngineError(
+            f"The winning tile {CODES[winning]} is not among 'tiles'; "
+            "'tiles' must include the tile that completed the hand."
+        )
+    if won_by == "robbing_kong" and everything.count(winning) != 1:
+        raise EngineError(
+            f"The robbed kong's tile {CODES[winning]} came from another player's pong, "
+            f"so the winner cannot hold another {CODES[winning]}."
+        )
+    tile_total = len(everything)
+    kongs = sum(1 for meld in melds if meld.kind == "kong") if melds else 0
+    if tile_total != 14 + kongs:
+        kong_note = f" plus {kongs} for the kong{'s' if kongs > 1 else ''}" if kongs else ""
+        raise EngineError(
+            f"This hand has {tile_total} tiles ({len(concealed)} in 'tiles' and "
+            f"{tile_total - len(concealed)} in melds); a winning hand has 14{kong_note} "
+            f"({14 + kongs}), bonus tiles aside."
+        )
+    return hand
 
 
 def _short(value: object) -> str:

@@ -70,23 +70,26 @@ def is_little_snake(counts) -> bool:
 
 
 def special_shapes(counts) -> list[str]:
-    """Names of every special shape these 14 concealed tiles form (cheap tests first:
-    most hands are none of them)."""
-    found = []
-    honours = counts[27:34]
-    honour_count = sum(honours)
-    if honour_count == 0:
-        if is_seven_pairs(counts):
-            found.append("seven_pairs")
-        if is_double_knitting(counts):
-            found.append("double_knitting")
-        if is_triple_knitting(counts):
-            found.append("triple_knitting")
-        return found
-    if is_seven_pairs(counts):
+    """Names of every special shape these 14 concealed tiles form.
+
+    Most hands are none of them, so cheap C-level totals rule shapes out first: seven pairs
+    has at most 7 distinct tiles, thirteen orphans exactly 13, the little snake 14 with 5
+    honours; knitting has no honours and suit totals (0, 7, 7) or (4, 5, 5).
+    """
+    found: list[str] = []
+    distinct = len(counts) - counts.count(0)
+    honour_count = sum(counts[27:34])
+    if distinct <= 7 and is_seven_pairs(counts):
         found.append("seven_pairs")
-    if honour_count >= 7 and is_thirteen_orphans(counts):
-        found.append("thirteen_orphans")
-    if honour_count == 5 and is_little_snake(counts):
+    if honour_count == 0:
+        totals = sorted((sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])))
+        if totals == [0, 7, 7] and is_double_knitting(counts):
+            found.append("double_knitting")
+        elif totals == [4, 5, 5] and is_triple_knitting(counts):
+            found.append("triple_knitting")
+    elif distinct == 13:
+        if honour_count >= 7 and is_thirteen_orphans(counts):
+            found.append("thirteen_orphans")
+    elif distinct == 14 and honour_count == 5 and is_little_snake(counts):
         found.append("little_snake")
     return found
