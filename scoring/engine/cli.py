@@ -72,6 +72,10 @@ exit status:
   0  every input line was read and answered (even if some lines are errors)
   2  bad usage: unknown rule set, unknown --option name, bad --option value
 
+large inputs are scored by --workers processes (default: one per CPU), answers still
+in input order; answers are flushed whenever the input pauses, so a program may write
+a line and wait for its answer. Profiling? Use --workers 1.
+
 example:
   echo '{EXAMPLE_HAND}' \\
     | python -m scoring.engine --rules classical --option limit=1000
@@ -171,6 +175,8 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
         stdout = sys.stdout.buffer
     try:
         run(ruleset, stdin, stdout, workers)
+    except KeyboardInterrupt:
+        return 130  # stopped by the user: no traceback
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly. Pointing stdout at /dev/null
         # keeps the interpreter's final flush from printing a traceback.
