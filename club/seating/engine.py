@@ -4,21 +4,31 @@ It minimises the summed cost of the pairs seated at one table::
 
     cost(tab) = sum over i < j with tab[i] == tab[j] of base[i][j]
 
-One *candidate* is found by a randomised greedy construction, then simulated annealing with
-swap moves (two players at different tables trade places), then a first-improvement descent
-until no swap improves.  A swap is evaluated in O(1) from ``S[p][T]`` = cost of player p with
-the players of table T, kept up to date in O(n) per accepted swap.
+One *candidate* seating is found by:
+
+1. randomised backtracking for a seating where every pair costs nothing, when the lower
+   bound allows one (fast and exact in the tight repeat-free cases where local search
+   struggles, e.g. the last repeat-free weeks of a fixed roster);
+2. otherwise randomised greedy construction, simulated annealing with swap moves (two
+   players at different tables trade places; the first one drawn among the players with a
+   positive cost at their table), a short tabu search, and a first-improvement descent.
+   A swap is evaluated in O(1) from ``S[p][T]`` = cost of player p with the players of
+   table T, kept up to date in O(n) per accepted swap.
 
 Several candidates are built (restarts).  With look-ahead, each candidate that could still win
-is scored ``cost + discount * next``, where ``next`` is the best cost found for a hypothetical
-next week with the same players in which this candidate's pairs count as last week's
-(a "rollout" solved the same way, without look-ahead).  This keeps the plan from using up the
-combinations next week needs: with 16 players, after two weeks there are 24 zero-repeat
-seatings for week 3 but only 6 of them leave a zero-repeat week 4 (affine plane of order 4).
+is scored ``cost + discount * next``, where ``next`` is the cost of a hypothetical next week
+with the same players planned after it, in which its pairs count as last week's (a
+"rollout").  This keeps a plan from using up the combinations next week needs: with 16
+players, after two weeks there are 24 repeat-free seatings for week 3 but only 6 of them
+leave a repeat-free week 4 (affine plane of order 4).  Among equally good candidates the
+most *open* wins: the one leaving every player the most fresh tables (:func:`openness`).
 
-The search stops early when a candidate reaches ``target`` (a proven lower bound), since
-nothing better exists.  Pinned players (fixed tables) never move.  Everything is deterministic
-for a given ``rng`` (iteration counts, not clocks, bound the work).
+The work is bounded by counts, not clocks, so a given ``rng`` always gives the same result:
+at most ``restarts`` candidates, and no new one once ``budget`` work units are spent (an
+annealing step = 1 unit, a tabu swap evaluation = 2/5, a backtracking node = n; about
+1 microsecond each).  It
+stops early once ``pool`` candidates reached their lower bound (nothing can beat them).
+Pinned players (fixed tables) never move.
 """
 
 from __future__ import annotations
@@ -59,7 +69,7 @@ class Result:
     cost: float  # this week's cost
     future_cost: float | None  # discounted cost of the look-ahead weeks planned after it
     candidates: int  # candidates built
-    steps: int  # annealing steps run, rollouts included
+    work: int  # work units spent (see the module docstring)
 
 
 def week_cost(base: list[list[float]], tab: list[int]) -> float:
@@ -208,6 +218,69 @@ def _descend(state: _State, movable: list[int]) -> None:
                         improved = True
 
 
+def _tabu(
+    state: _State,
+    movable: list[int],
+    rng: random.Random,
+    iterations: int,
+    evaluations: int,
+    target: float,
+) -> tuple[list[int], int]:
+    """Tabu search from the current state; returns the best assignment seen and the swap
+    evaluations spent.
+
+    Each iteration makes the best swap of a "hot" player (positive cost at their table) with
+    any movable player at another table, even when it makes things worse, except that a
+    player may not go back to a table they left in the last 5-15 iterations (unless that
+    gives a new best).  Stops after ``iterations`` iterations or ``evaluations`` swap
+    evaluations, or at ``target``.
+    """
+    tab, S, base = state.tab, state.S, state.base
+    best, best_tab = state.cost, tab[:]
+    banned: dict[tuple[int, int], int] = {}
+    rand = rng.random
+    spent = 0
+    for it in range(iterations):
+        if best <= target + EPS or spent >= evaluations:
+            break
+        hot = [p for p in movable if S[p][tab[p]] > EPS]
+        if not hot:
+            break
+        spent += len(hot) * len(movable)
+        cost = state.cost
+        best_d, move, ties = math.inf, None, 0
+        for a in hot:
+            Sa, A, Ba = S[a], tab[a], base[a]
+            for b in movable:
+                B = tab[b]
+                if B == A:
+                    continue
+                Sb = S[b]
+                d = Sb[A] + Sa[B] - Sa[A] - Sb[B] - 2.0 * Ba[b]
+                if d > best_d + EPS:
+                    continue
+                if (
+                    banned.get((a, B), -1) > it or banned.get((b, A), -1) > it
+                ) and cost + d >= best - EPS:
+                    continue
+                if d < best_d - EPS:
+                    best_d, move, ties = d, (a, b), 1
+                else:  # equal: pick uniformly among the ties
+                    ties += 1
+                    if rand() * ties < 1.0:
+                        move = (a, b)
+        if move is None:
+            break
+        a, b = move
+        A, B = tab[a], tab[b]
+        state.apply(a, b, best_d)
+        banned[(a, A)] = it + 5 + int(rand() * 11)
+        banned[(b, B)] = it + 5 + int(rand() * 11)
+        if state.cost < best - EPS:
+            best, best_tab = state.cost, tab[:]
+    return best_tab, spent
+
+
 class _Abort(Exception):
     pass
 
@@ -227,12 +300,13 @@ def _cliques(cands: list[int], size: int, fresh: list[int]):
 
 def zero_seating(
     problem: Problem, base: list[list[float]], rng: random.Random, limit: int
-) -> list[int] | None:
+) -> tuple[list[int] | None, int, bool]:
     """A seating in which every pair at a table costs nothing, by randomised backtracking.
 
     Tables are filled one at a time: first those with pinned players, then, for the player
     with the fewest cost-free partners left, each possible table of each size still needed.
-    Returns None when there is none or when ``limit`` search nodes were not enough.
+    Returns the seating (or None), the search nodes used, and whether the search was
+    complete (None with a complete search proves that no cost-free seating exists).
     """
     n, sizes = problem.n, problem.sizes
     pins = problem.pins or [-1] * n
@@ -255,7 +329,7 @@ def zero_seating(
         for a in members:
             for b in members:
                 if a != b and not fresh[a] >> b & 1:
-                    return None
+                    return None, 0, True
     todo = sorted(pinned)
     free_slots: dict[int, list[int]] = {}
     for slot, size in enumerate(sizes):
@@ -319,65 +393,8 @@ def zero_seating(
     try:
         found = rec(left, todo, free_slots)
     except _Abort:
-        return None
-    return tab if found else None
-
-
-#: Search nodes allowed to the backtracking search for a cost-free seating.
-ZERO_NODES = 400
-
-
-def _candidate(
-    problem: Problem,
-    base: list[list[float]],
-    rng: random.Random,
-    steps: int,
-    target: float,
-    t0: float,
-    t1: float,
-) -> tuple[list[int], float, int]:
-    """One local optimum: a cost-free seating by backtracking if the bound allows one and it
-    is found quickly, else greedy construction + annealing + descent."""
-    if target <= EPS:
-        tab = zero_seating(problem, base, rng, ZERO_NODES)
-        if tab is not None:
-            return tab, week_cost(base, tab), 0
-    n = problem.n
-    pins = problem.pins or [-1] * n
-    movable = [i for i in range(n) if pins[i] < 0]
-    state = _State(base, _greedy(problem, base, rng), len(problem.sizes))
-    best_tab, ran = _anneal(state, movable, rng, steps, t0, t1, target)
-    state = _State(base, best_tab, len(problem.sizes))
-    _descend(state, movable)
-    return state.tab, week_cost(base, state.tab), ran
-
-
-def _rollout(
-    problem: Problem, tab: list[int], rng: random.Random, steps: int, t0: float, t1: float
-) -> tuple[float, bool, int]:
-    """Plan the look-ahead weeks one by one after ``tab``; their discounted cost, whether every
-    week reached its bound, and the steps run."""
-    k = len(problem.sizes)
-    planned = [tab]
-    total, at_bound, ran_total = 0.0, True, 0
-    for d, future in enumerate(problem.futures, start=1):
-        m = [row[:] for row in future]
-        for e, earlier in enumerate(planned):
-            w = problem.gap_weights[d - e - 1]
-            for T in range(k):
-                at = [i for i in range(len(earlier)) if earlier[i] == T]
-                for i in at:
-                    row = m[i]
-                    for j in at:
-                        if i != j:
-                            row[j] += w
-        target = degree_target(m, problem.sizes)
-        week, cost, ran = _candidate(problem, m, rng, steps, target, t0, t1)
-        ran_total += ran
-        total += problem.discount**d * cost
-        at_bound = at_bound and cost <= target + EPS
-        planned.append(week)
-    return total, at_bound, ran_total
+        return None, nodes, False
+    return (tab if found else None), nodes, True
 
 
 def _popcount(x: int) -> int:
@@ -428,61 +445,148 @@ def _fresh_after(problem: Problem, tab: list[int]) -> list[int]:
     return fresh
 
 
+#: Tabu search after the annealing: iterations per player (candidates, look-ahead weeks),
+#: and most swap evaluations.
+TABU_PER_PLAYER = 3
+ROLLOUT_TABU_PER_PLAYER = 1
+TABU_EVALUATIONS = 40_000
+#: Search nodes allowed to the backtracking search for a cost-free seating.
+ZERO_NODES = 1000
+#: Openness counts fresh tables of four only when some player has fewer cost-free partners
+#: left than this share of the players (else tables of three: cheaper, as telling when dense).
+OPEN_DENSITY = 0.5
+
+
+class _Search:
+    """One call of :func:`solve`: the problem, the random source and the work spent."""
+
+    def __init__(
+        self, problem: Problem, rng: random.Random, steps: int, t0: float, t1: float
+    ) -> None:
+        self.problem = problem
+        self.rng = rng
+        self.steps = steps
+        self.t0, self.t1 = t0, t1
+        self.work = 0
+        self.rollout_zero = True  # backtracking still worth trying in look-ahead weeks
+        n = problem.n
+        pins = problem.pins or [-1] * n
+        self.movable = [i for i in range(n) if pins[i] < 0]
+
+    def candidate(
+        self, base: list[list[float]], target: float, try_zero: bool, tabu_per_player: int = 0
+    ) -> tuple[list[int], float, bool]:
+        """A local optimum of ``base``: (seating, cost, whether the backtracking search found
+        it or proved there is none, i.e. did not run out of nodes)."""
+        problem, n = self.problem, self.problem.n
+        if try_zero and target <= EPS:
+            tab, nodes, complete = zero_seating(problem, base, self.rng, ZERO_NODES)
+            self.work += nodes * n
+            if tab is not None:
+                return tab, week_cost(base, tab), True
+            try_zero = complete
+        else:
+            try_zero = False
+        k = len(problem.sizes)
+        state = _State(base, _greedy(problem, base, self.rng), k)
+        best_tab, ran = _anneal(state, self.movable, self.rng, self.steps, self.t0, self.t1, target)
+        self.work += ran + n * n // 4
+        state = _State(base, best_tab, k)
+        if tabu_per_player and state.cost > target + EPS:
+            iterations = tabu_per_player * n
+            best_tab, spent = _tabu(
+                state, self.movable, self.rng, iterations, TABU_EVALUATIONS, target
+            )
+            self.work += spent * 2 // 5
+            state = _State(base, best_tab, k)
+        _descend(state, self.movable)
+        self.work += len(self.movable) ** 2 // 2
+        return state.tab, week_cost(base, state.tab), try_zero
+
+    def rollout(self, tab: list[int]) -> tuple[float, bool]:
+        """Plan the look-ahead weeks one by one after ``tab``: their discounted cost, and
+        whether every one of them reached its bound."""
+        problem = self.problem
+        k = len(problem.sizes)
+        planned = [tab]
+        total, at_bound = 0.0, True
+        for d, future in enumerate(problem.futures, start=1):
+            m = [row[:] for row in future]
+            for e, earlier in enumerate(planned):
+                w = problem.gap_weights[d - e - 1]
+                for T in range(k):
+                    at = [i for i in range(len(earlier)) if earlier[i] == T]
+                    for i in at:
+                        row = m[i]
+                        for j in at:
+                            if i != j:
+                                row[j] += w
+            target = degree_target(m, problem.sizes)
+            self.work += len(m) ** 2
+            week, cost, self.rollout_zero = self.candidate(
+                m, target, self.rollout_zero, ROLLOUT_TABU_PER_PLAYER
+            )
+            total += problem.discount**d * cost
+            at_bound = at_bound and cost <= target + EPS
+            planned.append(week)
+        return total, at_bound
+
+
 def solve(
     problem: Problem,
     rng: random.Random,
     *,
     steps: int,
     restarts: int,
+    budget: int = 1 << 62,
     lookahead: bool = True,
     pool: int = 1,
     clique: int = 4,
     t0: float = 2.0,
     t1: float = 0.02,
 ) -> Result:
-    """The best seating found over ``restarts`` candidates of ``steps`` annealing steps each.
-
-    Candidates are compared by cost plus look-ahead cost; equal ones by :func:`openness` after
-    them (most open first).  The search stops early once ``pool`` candidates reached the
-    bound with their look-ahead weeks at their bounds.
-    """
-    k = len(problem.sizes)
+    """The best seating found (see the module docstring for the method and the limits)."""
+    k, n = len(problem.sizes), problem.n
+    search = _Search(problem, rng, steps, t0, t1)
     target = degree_target(problem.base, problem.sizes)
     use_future = lookahead and bool(problem.futures)
-    best: Result | None = None
-    best_key: tuple = (math.inf,)
+    fewest_fresh = min(
+        (
+            sum(1 for j, c in enumerate(row) if j != i and c <= EPS)
+            for i, row in enumerate(problem.base)
+        ),
+        default=0,
+    )
+    if clique > 3 and fewest_fresh - (max(problem.sizes) - 1) >= OPEN_DENSITY * n:
+        clique = 3
+    best_value = math.inf
+    ties: list[tuple[list[int], float, float | None]] = []
     seen: set[frozenset] = set()
-    total = 0
-    built = 0
-    at_bound = 0
-    for _ in range(max(1, restarts)):
+    built = at_bound = 0
+    try_zero = True
+    while built < max(1, restarts) and (built == 0 or search.work < budget):
         built += 1
-        tab, cost, ran = _candidate(problem, problem.base, rng, steps, target, t0, t1)
-        total += ran
-        shape = frozenset(frozenset(i for i in range(len(tab)) if tab[i] == T) for T in range(k))
+        tab, cost, quick = search.candidate(problem.base, target, try_zero, TABU_PER_PLAYER)
+        try_zero = try_zero and quick and cost <= EPS  # else it failed or proved impossible
+        shape = frozenset(frozenset(i for i in range(n) if tab[i] == T) for T in range(k))
         if shape in seen:
             continue
         seen.add(shape)
         value, future_cost, future_at_bound = cost, None, True
-        if use_future and cost < best_key[0] + EPS:  # it could win: score the weeks after it
-            future_cost, future_at_bound, ran = _rollout(problem, tab, rng, steps, t0, t1)
-            total += ran
+        if use_future and cost < best_value + EPS:  # it could win: score the weeks after it
+            future_cost, future_at_bound = search.rollout(tab)
             value = cost + future_cost
-        if value > best_key[0] + EPS:
-            continue
-        key: tuple = (value,)
-        if pool > 1:
-            fewest, overall = openness(_fresh_after(problem, tab), clique)
-            key = (round(value, 6), -fewest, -overall)
-        if key < best_key:
-            best_key = key
-            best = Result(tab[:], cost, future_cost, built, 0)
+        if value < best_value - EPS:
+            best_value = value
+            ties = [t for t in ties if t[1] + (t[2] or 0.0) <= value + EPS]
+        if value <= best_value + EPS:
+            ties.append((tab, cost, future_cost))
         # Nothing can beat a candidate at its bound whose look-ahead weeks are at theirs.
         if cost <= target + EPS and future_at_bound:
             at_bound += 1
             if at_bound >= pool:
                 break
-    assert best is not None
-    best.candidates = built
-    best.steps = total
-    return best
+    if len(ties) > 1:
+        ties.sort(key=lambda t: openness(_fresh_after(problem, t[0]), clique), reverse=True)
+    tab, cost, future_cost = ties[0]
+    return Result(tab[:], cost, future_cost, built, search.work)

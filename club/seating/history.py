@@ -22,8 +22,8 @@ class Weights:
     A pair that sat at the same table ``age`` sessions ago (1 = last week) costs
     ``meeting(age)``; a pair's cost is the sum over all its meetings this season, so a pair
     that met twice costs about twice a pair that met once.  Defaults: last week 40, then
-    ``floor + recent * decay ** (age - 2)``: 5, 4, 3.5, 3.25, ... never below 3, so that two
-    old repeats always cost more than one recent one (fewest repeats first, then the oldest).
+    ``floor + recent * decay ** (age - 2)``: 5, 4.5, 4.25, 4.125, ... never below 4, so that
+    fewer repeats nearly always win and, among as many, the oldest ones are chosen.
 
     ``plan_seating`` treats last week's pairs as more important than everything else except the
     hard constraints (lexicographically), whatever ``last_week`` is; ``last_week`` still sets
@@ -34,9 +34,9 @@ class Weights:
     """
 
     last_week: float = 40.0
-    recent: float = 2.0
+    recent: float = 1.0
     decay: float = 0.5
-    floor: float = 3.0
+    floor: float = 4.0
     beginner_pair: float = 6.0
 
     def __post_init__(self) -> None:

@@ -19,14 +19,16 @@ PlayerId = Hashable
 #: How much a look-ahead week counts against the week being planned (per week further away).
 LOOKAHEAD_DISCOUNT = 0.25
 #: Default number of look-ahead weeks.
-LOOKAHEAD = 1
+LOOKAHEAD = 2
 #: Annealing steps per candidate and per free player at ``effort=1``.
-STEPS_PER_PLAYER = 250
+STEPS_PER_PLAYER = 150
 #: Candidates built: at least RESTARTS, and more for small rooms (RESTART_PLAYERS / n).
 RESTARTS = 4
-RESTART_PLAYERS = 320
+RESTART_PLAYERS = 640
+#: Candidates at the bound compared for openness before stopping (see engine.openness).
 POOL = 8
-CLIQUE = 4
+#: Work units per plan at ``effort=1`` (see club.seating.engine; about 0.2 s of search at most).
+WORK_BUDGET = 200_000
 
 
 def evaluate(
@@ -333,7 +335,12 @@ def _plan(
         steps = int(effort * STEPS_PER_PLAYER * n)
         restarts = max(RESTARTS, math.ceil(RESTART_PLAYERS / n))
         result = engine.solve(
-            problem, rng, steps=steps, restarts=restarts, pool=POOL, clique=CLIQUE
+            problem,
+            rng,
+            steps=steps,
+            restarts=restarts,
+            budget=int(effort * WORK_BUDGET),
+            pool=POOL,
         )
         for s, number in enumerate(numbers):
             ids = [free[i].id for i in range(n) if result.tables[i] == s]
