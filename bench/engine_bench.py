@@ -154,7 +154,8 @@ def main() -> int:
         name = "classical" if "classical" in names else names[0]
         print(f"\nstreaming check ({name}): peak RSS must not grow with the input")
         print(f"{'lines':>10} {'seconds':>8} {'lines/s':>9} {'peak RSS MB':>12}")
-        for total in sorted({min(args.hands, args.stream), args.stream}):
+        sizes = {min(args.hands, args.stream), min(args.stream, 10 * args.hands), args.stream}
+        for total in sorted(sizes):
             sent, seconds, peak = stream_check(name, lines, total)
             print(f"{sent:>10,} {seconds:>8.1f} {sent / seconds:>9,.0f} {peak:>12.1f}")
     return 0

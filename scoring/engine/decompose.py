@@ -41,10 +41,15 @@ class Group:
         return self.kind == "pong" or self.kind == "kong"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Reading:
     shape: str  # "standard" | "seven_pairs" | "thirteen_orphans" | "double_knitting" | ...
     groups: tuple[Group, ...]  # declared melds first, then concealed groups, sorted
+
+    def __init__(self, shape: str, groups: tuple[Group, ...]) -> None:
+        # Written out: slot setters cost half of frozen dataclass assignment.
+        _set_reading_shape(self, shape)
+        _set_reading_groups(self, groups)
 
     @property
     def sets(self) -> tuple[Group, ...]:
@@ -67,6 +72,9 @@ class Reading:
                 return g
         return None
 
+
+_set_reading_shape = Reading.__dict__["shape"].__set__
+_set_reading_groups = Reading.__dict__["groups"].__set__
 
 # Groups are interned: a few hundred distinct values cover every hand.
 _GROUPS: dict[tuple, Group] = {}

@@ -73,7 +73,7 @@ def _meld_order(meld: Meld) -> tuple[int, str, bool]:
     return (meld.tile, meld.kind, meld.concealed)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Hand:
     concealed: tuple[int, ...]  # concealed tiles incl. the winning tile, sorted
     melds: tuple[Meld, ...]  # sorted by (tile, kind), so input order never matters
@@ -86,23 +86,49 @@ class Hand:
     bonus: tuple[int, ...] = ()  # sorted bonus tiles
     last_tile: bool = False
     first_turn: bool = False
-    options: Mapping[str, object] = field(
-        default_factory=lambda: _EMPTY_OPTIONS
-    )  # raw; the rule set validates it
+    options: Mapping[str, object] = field(default_factory=lambda: _EMPTY_OPTIONS)  # raw
     # Derived once at construction: rule sets ask for them many times per hand.
     all_tiles: tuple[int, ...] = field(init=False, repr=False, compare=False)
     distinct_tiles: frozenset[int] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        everything = self.concealed
-        if self.melds:
+    def __init__(
+        self,
+        concealed: tuple[int, ...],
+        melds: tuple[Meld, ...],
+        winning_tile: int,
+        won_by: str,
+        discarder: str | None,
+        seat_wind: str,
+        prevailing_wind: str,
+        dealer: str = "E",
+        bonus: tuple[int, ...] = (),
+        last_tile: bool = False,
+        first_turn: bool = False,
+        options: Mapping[str, object] = _EMPTY_OPTIONS,
+    ) -> None:
+        # Written out (not dataclass-generated): slot setters called directly cost half
+        # of frozen dataclass assignment, and every CLI line builds a Hand.
+        _set_concealed(self, concealed)
+        _set_melds(self, melds)
+        _set_winning_tile(self, winning_tile)
+        _set_won_by(self, won_by)
+        _set_discarder(self, discarder)
+        _set_seat_wind(self, seat_wind)
+        _set_prevailing_wind(self, prevailing_wind)
+        _set_dealer(self, dealer)
+        _set_bonus(self, bonus)
+        _set_last_tile(self, last_tile)
+        _set_first_turn(self, first_turn)
+        _set_options(self, options)
+        everything = concealed
+        if melds:
             tiles = list(everything)
-            for meld in self.melds:
+            for meld in melds:
                 tiles += meld.tiles
             tiles.sort()
             everything = tuple(tiles)
-        object.__setattr__(self, "all_tiles", everything)
-        object.__setattr__(self, "distinct_tiles", frozenset(everything))
+        _set_all_tiles(self, everything)
+        _set_distinct_tiles(self, frozenset(everything))
 
     @property
     def self_drawn(self) -> bool:
@@ -120,6 +146,23 @@ class Hand:
     @property
     def kong_count(self) -> int:
         return sum(1 for meld in self.melds if meld.kind == "kong")
+
+
+# Slot setters used by Hand.__init__ (they bypass the frozen __setattr__ on purpose).
+_set_concealed = Hand.__dict__["concealed"].__set__
+_set_melds = Hand.__dict__["melds"].__set__
+_set_winning_tile = Hand.__dict__["winning_tile"].__set__
+_set_won_by = Hand.__dict__["won_by"].__set__
+_set_discarder = Hand.__dict__["discarder"].__set__
+_set_seat_wind = Hand.__dict__["seat_wind"].__set__
+_set_prevailing_wind = Hand.__dict__["prevailing_wind"].__set__
+_set_dealer = Hand.__dict__["dealer"].__set__
+_set_bonus = Hand.__dict__["bonus"].__set__
+_set_last_tile = Hand.__dict__["last_tile"].__set__
+_set_first_turn = Hand.__dict__["first_turn"].__set__
+_set_options = Hand.__dict__["options"].__set__
+_set_all_tiles = Hand.__dict__["all_tiles"].__set__
+_set_distinct_tiles = Hand.__dict__["distinct_tiles"].__set__
 
 
 _MELD_BY_TEXT: dict[tuple[str, bool], Meld] = {}

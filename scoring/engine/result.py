@@ -10,7 +10,7 @@ from json.encoder import encode_basestring as _quote  # the C string escaper jso
 from .tiles import WINDS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Item:
     """One line of the breakdown, with the units the rule set uses."""
 
@@ -19,6 +19,22 @@ class Item:
     doublings: int | None = None
     faan: int | None = None
     fan: int | None = None
+
+    def __init__(
+        self,
+        name: str,
+        points: int | None = None,
+        doublings: int | None = None,
+        faan: int | None = None,
+        fan: int | None = None,
+    ) -> None:
+        # Written out: slot setters cost half of frozen dataclass assignment, and rule
+        # sets build several items per hand.
+        _set_item_name(self, name)
+        _set_item_points(self, points)
+        _set_item_doublings(self, doublings)
+        _set_item_faan(self, faan)
+        _set_item_fan(self, fan)
 
     def to_dict(self) -> dict:
         out: dict = {"name": self.name}
@@ -33,7 +49,7 @@ class Item:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Result:
     rules: str
     total: int
@@ -41,6 +57,22 @@ class Result:
     allowed: bool
     breakdown: tuple[Item, ...]
     payments: Mapping[str, int]  # {"E":..,"S":..,"W":..,"N":..}, sums to zero
+
+    def __init__(
+        self,
+        rules: str,
+        total: int,
+        limit: bool,
+        allowed: bool,
+        breakdown: tuple[Item, ...],
+        payments: Mapping[str, int],
+    ) -> None:
+        _set_result_rules(self, rules)
+        _set_result_total(self, total)
+        _set_result_limit(self, limit)
+        _set_result_allowed(self, allowed)
+        _set_result_breakdown(self, breakdown)
+        _set_result_payments(self, payments)
 
     def to_dict(self) -> dict:
         """Contract JSON, "ok": true first."""
@@ -66,6 +98,20 @@ def _flag(value: object) -> str:
     if value is False:
         return "false"
     return json.dumps(value, ensure_ascii=False)
+
+
+# Slot setters for the written-out __init__s (they bypass the frozen __setattr__).
+_set_item_name = Item.__dict__["name"].__set__
+_set_item_points = Item.__dict__["points"].__set__
+_set_item_doublings = Item.__dict__["doublings"].__set__
+_set_item_faan = Item.__dict__["faan"].__set__
+_set_item_fan = Item.__dict__["fan"].__set__
+_set_result_rules = Result.__dict__["rules"].__set__
+_set_result_total = Result.__dict__["total"].__set__
+_set_result_limit = Result.__dict__["limit"].__set__
+_set_result_allowed = Result.__dict__["allowed"].__set__
+_set_result_breakdown = Result.__dict__["breakdown"].__set__
+_set_result_payments = Result.__dict__["payments"].__set__
 
 
 # The JSON text of each distinct item: rule sets repeat the same few hundred items.

@@ -443,6 +443,28 @@ def test_score_json_never_raises_for_bad_input():
     assert score_json(good, TOY)["total"] == 3
 
 
+def test_random_hands_are_reproducible_and_legal():
+    from scoring.engine.random_hands import random_hands
+
+    first = list(random_hands(200, seed=1))
+    assert first == list(random_hands(200, seed=1))
+    assert first != list(random_hands(200, seed=2))
+    for hand in first:
+        assert readings(parse_hand(hand)), hand
+
+
+def test_available_names_are_registered_and_load():
+    from scoring.engine.rulesets import available_ruleset_names
+
+    for name in available_ruleset_names():
+        assert name in RULESET_NAMES
+        ruleset = get_ruleset(name.upper())
+        assert ruleset.name == name and ruleset.title
+        described = ruleset.describe()
+        assert set(described["options"]) == set(ruleset.option_defaults)
+        assert set(described["values"]) == set(ruleset.value_defaults)
+
+
 def test_engine_imports_no_django():
     import subprocess
     import sys
