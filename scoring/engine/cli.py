@@ -12,11 +12,11 @@ import os
 import select
 import sys
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from .errors import EngineError
 from .hand import parse_hand
-from .result import error_dict, result_json
+from .result import error_json, result_json
 from .rulesets import RULESET_NAMES, RuleSet, available_ruleset_names, get_ruleset
 
 # One input line may not exceed this; longer lines are answered with an error and skipped
@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
     return 0
 
 
-def answer_line(ruleset: RuleSet, line: bytes, number: int, encode: Callable[[dict], str]) -> str:
+def answer_line(ruleset: RuleSet, line: bytes, number: int) -> str:
     """The output line (without newline) for one input line."""
     name = ruleset.name
     try:
@@ -198,25 +198,22 @@ def answer_line(ruleset: RuleSet, line: bytes, number: int, encode: Callable[[di
             message = f"Line {number} is not valid JSON ({error.msg} at column {error.colno})."
         else:  # e.g. bytes that are not UTF-8
             message = f"Line {number} is not valid JSON text ({error})."
-        return encode(error_dict(name, message))
+        return error_json(name, message)
     except RecursionError:
-        return encode(error_dict(name, f"Line {number} is nested too deeply to be a hand."))
+        return error_json(name, f"Line {number} is nested too deeply to be a hand.")
     try:
         return result_json(ruleset.score(parse_hand(data)))
     except EngineError as error:
-        return encode(error_dict(name, str(error)))
+        return error_json(name, str(error))
     except Exception as error:  # a bug must not stop the stream or hide the other lines
-        return encode(
-            error_dict(
-                name,
-                f"Internal error while scoring line {number} ({type(error).__name__}: {error}); "
-                "please report this hand.",
-            )
+        return error_json(
+            name,
+            f"Internal error while scoring line {number} ({type(error).__name__}: {error}); "
+            "please report this hand.",
         )
 
 
 _raw_decode = json.JSONDecoder().raw_decode
-_encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _loads(line: bytes) -> object:
@@ -233,14 +230,13 @@ def _loads(line: bytes) -> object:
 
 def _answer_batch(ruleset: RuleSet, first_number: int, lines: list[bytes | None]) -> bytes:
     """Output bytes for consecutive input lines (None: a line that was too long)."""
-    encode = _encode
     out = []
     number = first_number
     for line in lines:
         if line is None:
-            out.append(_too_long(ruleset, number, encode))
+            out.append(_too_long(ruleset, number))
         else:
-            out.append(answer_line(ruleset, line, number, encode))
+            out.append(answer_line(ruleset, line, number))
         number += 1
     out.append("")
     return "\n".join(out).encode()
@@ -377,11 +373,9 @@ def run(ruleset: RuleSet, stdin, stdout, workers: int = 1) -> None:
             pool.terminate()
 
 
-def _too_long(ruleset: RuleSet, number: int, encode: Callable[[dict], str]) -> str:
-    return encode(
-        error_dict(
-            ruleset.name,
-            f"Line {number} is longer than {MAX_LINE_BYTES // (1 << 20)} MB; "
-            "a hand is one short JSON object.",
-        )
+def _too_long(ruleset: RuleSet, number: int) -> str:
+    return error_json(
+        ruleset.name,
+        f"Line {number} is longer than {MAX_LINE_BYTES // (1 << 20)} MB; "
+        "a hand is one short JSON object.",
     )

@@ -176,3 +176,8 @@ def result_json(result: Result) -> str:
 
 def error_dict(rules: str, message: str) -> dict:
     return {"ok": False, "rules": rules, "error": message}
+
+
+def error_json(rules: str, message: str) -> str:
+    """`json.dumps(error_dict(rules, message), ensure_ascii=False)`, byte for byte."""
+    return '{"ok": false, "rules": ' + _quote(rules) + ', "error": ' + _quote(message) + "}"

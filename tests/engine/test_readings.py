@@ -1,11 +1,13 @@
 """Readings (decompose + shapes), patterns, results and the RuleSet base class."""
 
+import json
+
 import pytest
 
 from scoring.engine import EngineError, Item, Result, parse_hand, score_json
 from scoring.engine import patterns as P
 from scoring.engine.decompose import readings
-from scoring.engine.result import error_dict
+from scoring.engine.result import error_dict, error_json
 from scoring.engine.rulesets import RULESET_NAMES, get_ruleset
 from scoring.engine.rulesets.base import RuleSet, settle, zero_payments
 from scoring.engine.tiles import parse_tile
@@ -299,8 +301,12 @@ def test_result_to_dict_order_and_omitted_fields():
     assert Item("x", faan=2, fan=0).to_dict() == {"name": "x", "faan": 2, "fan": 0}
 
 
-def test_error_dict():
+def test_error_dict_and_its_fast_json():
     assert error_dict("hk", "Bad.") == {"ok": False, "rules": "hk", "error": "Bad."}
+    for message in ("Bad.", 'Tile "x" \\ é\n\t\u2028 ✓'):
+        assert error_json("u3a", message) == json.dumps(
+            error_dict("u3a", message), ensure_ascii=False
+        )
 
 
 # -- RuleSet base ----------------------------------------------------------------------------
