@@ -298,15 +298,20 @@ def _worker_batch(first_number: int, lines: list[bytes | None]) -> bytes:
 
 
 def _start_pool(ruleset: RuleSet, workers: int):
-    """A pool of forked worker processes, or None where fork is not available."""
+    """Forked worker processes, or None where fork is not available.
+
+    concurrent.futures rather than multiprocessing.Pool: if a worker dies, the futures
+    fail (BrokenProcessPool) instead of waiting for ever.
+    """
     global _worker_ruleset
-    import multiprocessing  # only big inputs pay for this import
+    import multiprocessing  # only big inputs pay for these imports
+    from concurrent.futures import ProcessPoolExecutor
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return None
     _worker_ruleset = ruleset
     try:
-        return multiprocessing.get_context("fork").Pool(workers)
+        return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
     except OSError:
         return None
 
@@ -321,23 +326,27 @@ def run(ruleset: RuleSet, stdin, stdout, workers: int = 1) -> None:
 
     With workers > 1, once a chunk of PARALLEL_MIN_LINES or more arrives, chunks are
     scored by that many forked processes (at most two chunks each in flight), answers
-    still written in input order.
+    still written in input order. If a worker dies, its chunks are answered here.
     """
+    from concurrent.futures import wait as wait_for
+
     write = stdout.write
     flush = stdout.flush
     pool = None
-    in_flight: deque = deque()  # (first_number, lines, async result), oldest first
+    in_flight: deque = deque()  # (first_number, lines, future), oldest first
 
     def write_oldest() -> None:
         nonlocal pool
-        first, lines, result = in_flight.popleft()
-        try:
-            data = result.get()
-        except Exception:  # a worker died: answer here, and stop using the pool
+        first, lines, future = in_flight.popleft()
+        data = None
+        if pool is not None:
+            try:
+                data = future.result()
+            except Exception:  # a worker died: stop using the pool
+                pool.shutdown(wait=False, cancel_futures=True)
+                pool = None
+        if data is None:
             data = _answer_batch(ruleset, first, lines)
-            if pool is not None:
-                pool.terminate()
-            pool = None
         write(data)
 
     try:
@@ -346,8 +355,9 @@ def run(ruleset: RuleSet, stdin, stdout, workers: int = 1) -> None:
             # Never wait for input with answers held back: while the input is not there
             # yet, write answers as they finish (and stop waiting once it arrives).
             while in_flight and _may_block(stdin):
-                in_flight[0][2].wait(0.005)
-                while in_flight and in_flight[0][2].ready():
+                if pool is not None:
+                    wait_for([in_flight[0][2]], timeout=0.005)
+                while in_flight and (pool is None or in_flight[0][2].done()):
                     write_oldest()
                 flush()
             batch = next(batches, None)
@@ -362,7 +372,7 @@ def run(ruleset: RuleSet, stdin, stdout, workers: int = 1) -> None:
                 write(_answer_batch(ruleset, first, lines))
                 flush()
                 continue
-            in_flight.append((first, lines, pool.apply_async(_worker_batch, (first, lines))))
+            in_flight.append((first, lines, pool.submit(_worker_batch, first, lines)))
             while len(in_flight) > 2 * workers:
                 write_oldest()
         while in_flight:
@@ -370,7 +380,7 @@ def run(ruleset: RuleSet, stdin, stdout, workers: int = 1) -> None:
         flush()
     finally:
         if pool is not None:
-            pool.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _too_long(ruleset: RuleSet, number: int) -> str:

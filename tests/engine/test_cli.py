@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import select
 import subprocess
 import sys
@@ -162,6 +163,28 @@ def test_parallel_workers_answer_exactly_like_one_process():
         answers[workers] = out.getvalue()
     assert answers[1] == answers[2]
     assert answers[2].count(b"\n") == 2000
+
+
+class DiesInWorkers(Toy):
+    """Kills any worker process that scores an East-round hand (the parent never dies)."""
+
+    parent = os.getpid()
+
+    def score_reading(self, hand, reading, opts):
+        if hand.prevailing_wind == "E" and os.getpid() != self.parent:
+            os._exit(1)
+        return super().score_reading(hand, reading, opts)
+
+
+def test_a_dead_worker_does_not_lose_or_hang_lines():
+    hands = list(random_hands(600, seed=13))
+    data = b"".join(json.dumps(h).encode() + b"\n" for h in hands)
+    out = io.BytesIO()
+    cli.run(DiesInWorkers(), io.BytesIO(data), out, workers=2)
+    expected = io.BytesIO()
+    cli.run(DiesInWorkers(), io.BytesIO(data), expected, workers=1)
+    assert out.getvalue() == expected.getvalue()
+    assert out.getvalue().count(b"\n") == 600
 
 
 def test_output_is_the_same_json_as_score_json():
