@@ -8,7 +8,7 @@ orphans, double and triple knitting and the little snake. Never more than 4 of a
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from .tiles import BONUS_TILES, CODES, HONOURS, MAJORS, SIMPLES, WINDS
 
@@ -188,9 +188,18 @@ def _bonus(rng: random.Random) -> list[int]:
     return rng.sample(_BONUS, rng.choice((1, 1, 2, 2, 3, 4)))
 
 
-def random_hand(rng: random.Random, shape: str | None = None) -> dict:
-    """One random legal winning hand (contract JSON) drawn with `rng`."""
-    shape = shape or _weighted_shape(rng)
+def random_hand(
+    rng: random.Random, shape: str | None = None, shapes: Collection[str] | None = None
+) -> dict:
+    """One random legal winning hand (contract JSON) drawn with `rng`.
+
+    `shapes` limits the draw to the shapes a rule set accepts (seven pairs is no winning
+    hand in classical, so a classical benchmark should not be fed any).
+    """
+    if shape is None:
+        shape = _weighted_shape(rng)
+        while shapes is not None and shape not in shapes:
+            shape = _weighted_shape(rng)
     melds: list[dict] = []
     if shape == "standard":
         concealed, melds = _standard(rng)
@@ -253,8 +262,8 @@ def random_hand(rng: random.Random, shape: str | None = None) -> dict:
     return hand
 
 
-def random_hands(n: int, seed: int = 0) -> Iterator[dict]:
-    """`n` random legal winning hands; the same seed gives the same hands."""
+def random_hands(n: int, seed: int = 0, shapes: Collection[str] | None = None) -> Iterator[dict]:
+    """`n` random legal winning hands (of the given shapes); the same seed gives the same hands."""
     rng = random.Random(seed)
     for _ in range(n):
-        yield random_hand(rng)
+        yield random_hand(rng, shapes=shapes)
