@@ -24,7 +24,8 @@ leave a repeat-free week 4 (affine plane of order 4).  Among equally good candid
 most *open* wins: the one leaving every player the most fresh tables (:func:`openness`).
 
 The work is bounded by counts, not clocks, so a given ``rng`` always gives the same result:
-at most ``restarts`` candidates, and no new one once ``budget`` work units are spent (an
+at most ``restarts`` candidates, none after PATIENCE distinct candidates in a row without a
+better one, and no new one once ``budget`` work units are spent (an
 annealing step = 1 unit, a tabu swap evaluation = 2/5, a backtracking node = n; about
 1 microsecond each).  It
 stops early once ``pool`` candidates reached their lower bound (nothing can beat them).
@@ -57,6 +58,7 @@ class Problem:
     futures: list[list[list[float]]] = field(default_factory=list)
     gap_weights: list[float] = field(default_factory=list)
     discount: float = 0.5
+    floor: float = 0.0  # a proven lower bound on this week's cost, if one is known
 
     @property
     def n(self) -> int:
@@ -450,6 +452,8 @@ def _fresh_after(problem: Problem, tab: list[int]) -> list[int]:
 TABU_PER_PLAYER = 3
 ROLLOUT_TABU_PER_PLAYER = 1
 TABU_EVALUATIONS = 40_000
+#: Stop after this many candidates in a row found nothing better.
+PATIENCE = 16
 #: Search nodes allowed to the backtracking search for a cost-free seating.
 ZERO_NODES = 1000
 #: Openness counts fresh tables of four only when some player has fewer cost-free partners
@@ -548,7 +552,7 @@ def solve(
     """The best seating found (see the module docstring for the method and the limits)."""
     k, n = len(problem.sizes), problem.n
     search = _Search(problem, rng, steps, t0, t1)
-    target = degree_target(problem.base, problem.sizes)
+    target = max(degree_target(problem.base, problem.sizes), problem.floor)
     use_future = lookahead and bool(problem.futures)
     fewest_fresh = min(
         (
@@ -562,9 +566,11 @@ def solve(
     best_value = math.inf
     ties: list[tuple[list[int], float, float | None]] = []
     seen: set[frozenset] = set()
-    built = at_bound = 0
+    built = distinct = at_bound = last_gain = 0
     try_zero = True
     while built < max(1, restarts) and (built == 0 or search.work < budget):
+        if distinct - last_gain >= PATIENCE:
+            break
         built += 1
         tab, cost, quick = search.candidate(problem.base, target, try_zero, TABU_PER_PLAYER)
         try_zero = try_zero and quick and cost <= EPS  # else it failed or proved impossible
@@ -572,12 +578,13 @@ def solve(
         if shape in seen:
             continue
         seen.add(shape)
+        distinct += 1
         value, future_cost, future_at_bound = cost, None, True
         if use_future and cost < best_value + EPS:  # it could win: score the weeks after it
             future_cost, future_at_bound = search.rollout(tab)
             value = cost + future_cost
         if value < best_value - EPS:
-            best_value = value
+            best_value, last_gain = value, distinct
             ties = [t for t in ties if t[1] + (t[2] or 0.0) <= value + EPS]
         if value <= best_value + EPS:
             ties.append((tab, cost, future_cost))

@@ -22,9 +22,11 @@ LOOKAHEAD_DISCOUNT = 0.25
 LOOKAHEAD = 2
 #: Annealing steps per candidate and per free player at ``effort=1``.
 STEPS_PER_PLAYER = 150
-#: Candidates built: at least RESTARTS, and more for small rooms (RESTART_PLAYERS / n).
+#: Candidates built at most: RESTARTS, more for small rooms (RESTART_PLAYERS / n, at most
+#: MAX_RESTARTS).
 RESTARTS = 4
 RESTART_PLAYERS = 640
+MAX_RESTARTS = 40
 #: Candidates at the bound compared for openness before stopping (see engine.openness).
 POOL = 8
 #: Work units per plan at ``effort=1`` (see club.seating.engine; about 0.2 s of search at most).
@@ -275,6 +277,8 @@ def _plan(
                 raise SeatingError(f"Player {pid!r} is at two locked tables.")
             locked_ids.add(pid)
     free = [p for p in players if p.id not in locked_ids]
+    if not locked_tables:
+        table_sizes(len(players), rules.prefer)  # raises a clear error for fewer than 3
     if 0 < len(free) < 3:
         raise SeatingError(
             f"Only {len(free)} player{'s are' if len(free) > 1 else ' is'} left outside the locked tables; "
@@ -333,7 +337,7 @@ def _plan(
         problem = _problem(free, history, rules, sizes, pins, lookahead)
         n = len(free)
         steps = int(effort * STEPS_PER_PLAYER * n)
-        restarts = max(RESTARTS, math.ceil(RESTART_PLAYERS / n))
+        restarts = max(RESTARTS, min(MAX_RESTARTS, math.ceil(RESTART_PLAYERS / n)))
         result = engine.solve(
             problem,
             rng,
@@ -412,6 +416,7 @@ def _problem(
     )
     last_week = rest + 1.0
     never = (pairs_per_week + 1) * last_week + rest + 1.0
+    floor = 0.0
     if history:
         for table in history[-1]:
             ids = [index[x] for x in table if x in index]
@@ -419,6 +424,8 @@ def _problem(
                 for b in ids[i + 1 :]:
                     now[a][b] += last_week
                     now[b][a] += last_week
+        # last week's tables force some of their pairs together again (pigeonhole)
+        floor = last_week * pigeonhole_bound(set(index), len(sizes), history[-1])
     for a, b in (tuple(p) for p in rules.never_together):
         if a in index and b in index:
             i, j = index[a], index[b]
@@ -432,4 +439,5 @@ def _problem(
         futures=futures,
         gap_weights=gap_weights,
         discount=LOOKAHEAD_DISCOUNT,
+        floor=floor,
     )
