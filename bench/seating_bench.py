@@ -9,7 +9,11 @@ Run from the repository root:  python bench/seating_bench.py  [--quick]
    per seating.  "bound" columns: the sum over the weeks of the proven per-week lower bounds
    (given the history each method actually produced), i.e. what no seating could have avoided.
 2. Fixed rosters, everyone present every week: 16 players x 5 sessions must reach 0 repeated
-   pairings (an affine plane of order 4 exists), 32 players x 8 sessions at most 4.
+   pairings (an affine plane of order 4 exists), 32 players x 8 sessions at most 4; one run
+   per seed (--seeds, default 10).
+3. Speed: 48 present members, 12 weekly seatings; every seating must take under 1 s.
+
+Times are wall-clock on this machine (other processes running at the same time inflate them).
 """
 
 from __future__ import annotations
@@ -145,6 +149,24 @@ def main() -> int:
         )
         if met < len(extras):
             failures.append(f"{n} x {sessions}: {len(extras) - met} seed(s) above {target}")
+    print()
+    print("Speed: 48 present members, everyone every week, 12 weekly seatings (fixed seed)")
+    times = []
+    rng = random.Random(SEED)
+    history: list[list[list[int]]] = []
+    for _ in range(12):
+        start = time.perf_counter()
+        seating = plan_seating(range(48), history, rng=rng)
+        times.append(1000 * (time.perf_counter() - start))
+        history.append(seating.as_session())
+    extra, most, prev = season_figures(history)
+    print(
+        f"ms per seating: mean {statistics.mean(times):.1f}, median {statistics.median(times):.1f}, "
+        f"max {max(times):.1f} (target < 1000); extra meetings {extra}, most met {most}, "
+        f"previous-week repeats {prev}"
+    )
+    if max(times) > 1000:
+        failures.append(f"48 present: a seating took {max(times):.0f} ms (> 1 s)")
     print()
     if failures:
         print("TARGETS MISSED: " + "; ".join(failures))
