@@ -292,9 +292,9 @@ def remove_leaver(seating: Seating, player_id: PlayerId) -> Leaver:
     ranked: list[tuple[tuple, Option]] = []
     others = [x for x in after.tables if x.number != t.number]
 
-    # Move both remaining players to tables with room (the table of two closes).
-    movable = all(seating.rules.fixed_tables.get(p) in (None,) for p in pair_ids)
-    if movable and others:
+    # Move both remaining players to tables with room (the table of two closes; a player
+    # fixed to this table cannot move: _problems_with refuses it).
+    if others:
         p, q = pair_ids
         for tp in others:
             for tq in others:
