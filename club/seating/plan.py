@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from . import engine
 from .bounds import degree_bound, pigeonhole_bound
@@ -123,9 +124,13 @@ def evaluate(
     )
 
 
-def _violations(tables: Sequence[Sequence[PlayerId]], rules: SeatingRules) -> tuple[str, ...]:
+def _violations(
+    tables: Sequence[Sequence[PlayerId]], rules: SeatingRules, numbers: Sequence[int] | None = None
+) -> tuple[str, ...]:
+    """Broken never-together rules (and fixed tables, when the table numbers are known)."""
+    numbers = list(numbers) if numbers is not None else list(range(1, len(tables) + 1))
     found = []
-    for number, table in enumerate(tables, start=1):
+    for number, table in zip(numbers, tables, strict=True):
         ids = list(table)
         for i, a in enumerate(ids):
             for b in ids[i + 1 :]:
@@ -137,19 +142,19 @@ def _violations(tables: Sequence[Sequence[PlayerId]], rules: SeatingRules) -> tu
 
 
 def _quality(seating_tables: Sequence[Table], players, history, rules) -> Quality:
+    """evaluate() for Table objects: violations name the real table numbers, and fixed
+    tables (which need the numbers) are checked too."""
     q = evaluate([t.player_ids for t in seating_tables], players, history, rules)
-    # fixed tables are about table numbers, which evaluate() does not see
-    extra = tuple(
+    found = _violations(
+        [t.player_ids for t in seating_tables], rules, [t.number for t in seating_tables]
+    )
+    found += tuple(
         f"{pid!r} should sit at table {number} (fixed table) but sits at table {t.number}."
         for t in seating_tables
         for pid in t.player_ids
         if (number := rules.fixed_tables.get(pid)) is not None and number != t.number
     )
-    if not extra:
-        return q
-    from dataclasses import replace
-
-    return replace(q, violations=q.violations + extra)
+    return replace(q, violations=found)
 
 
 def plan_seating(
