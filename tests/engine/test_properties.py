@@ -170,12 +170,12 @@ def test_order_of_tiles_and_melds_never_changes_the_result(name):
     check()
 
 
-@rulesets
+# u3a has no cap: its points simply add up (seed 004).
+@pytest.mark.parametrize("name", [n for n in RULESET_NAMES if n != "u3a"])
 def test_totals_never_exceed_the_limit(name):
     ruleset = ruleset_or_skip(name)
     caps = limit_options(ruleset)
-    if not caps:
-        pytest.skip(f"rule set '{name}' has no limit option")
+    assert caps, f"rule set '{name}' should declare its limit option"
 
     @PROPERTY
     @given(legal_hands(), st.sampled_from(caps), st.integers(1, 3000), st.booleans())
