@@ -3,8 +3,6 @@ session from planned to in play to closed."""
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -14,7 +12,6 @@ from club.models import Club, Session
 from club.roles import coordinator_required
 
 # The seating pages may add a panel to a session's page by providing this template.
-SEATING_PANEL = "club/seating/session_panel.html"
 
 
 def _session(pk: int) -> Session:
@@ -62,14 +59,6 @@ def session_edit(request, pk):
     return render(request, "club/sessions/form.html", {"form": form, "session": session})
 
 
-def _seating_panel() -> str | None:
-    try:
-        get_template(SEATING_PANEL)
-    except TemplateDoesNotExist:
-        return None
-    return SEATING_PANEL
-
-
 @coordinator_required
 def session_detail(request, pk):
     session = _session(pk)
@@ -83,7 +72,6 @@ def session_detail(request, pk):
                 (status, Session.Status(status).label)
                 for status in services.STATUS_MOVES[session.status]
             ],
-            "seating_panel": _seating_panel(),
         },
     )
 
