@@ -228,22 +228,32 @@ def _loads(line: bytes) -> object:
     return data
 
 
-def _answer_batch(ruleset: RuleSet, first_number: int, lines: list[bytes | None]) -> bytes:
-    """Output bytes for consecutive input lines (None: a line that was too long)."""
+def _answer_block(ruleset: RuleSet, first_number: int, block: bytes | None) -> bytes:
+    """Output bytes for a block of whole input lines (None: one line that was too long).
+
+    Blocks stay raw bytes until here, so a worker process splits, decodes and scores its
+    own lines and the parent only moves bytes.
+    """
+    if block is None:
+        return _too_long(ruleset, first_number).encode() + b"\n"
+    lines = block.split(b"\n")
+    if not lines[-1]:
+        lines.pop()  # the block's final newline
     out = []
     number = first_number
     for line in lines:
-        if line is None:
-            out.append(_too_long(ruleset, number))
-        else:
-            out.append(answer_line(ruleset, line, number))
+        out.append(answer_line(ruleset, line, number))
         number += 1
     out.append("")
     return "\n".join(out).encode()
 
 
-def _batches(stdin) -> Iterator[tuple[int, list[bytes | None]]]:
-    """(number of the first line, lines) for each chunk read; memory stays bounded."""
+def _blocks(stdin) -> Iterator[tuple[int, bytes | None]]:
+    """(number of the first line, block) for each chunk read; memory stays bounded.
+
+    A block is whole lines, each ending in a newline except perhaps the input's last line;
+    None stands for one line over MAX_LINE_BYTES, whose bytes were dropped while reading.
+    """
     read = getattr(stdin, "read1", None) or stdin.read
     pending = b""
     skipping = False  # inside an over-long line, dropping its bytes
@@ -252,21 +262,28 @@ def _batches(stdin) -> Iterator[tuple[int, list[bytes | None]]]:
         chunk = read(READ_CHUNK)
         if not chunk:
             break
-        lines: list[bytes | None] = (pending + chunk).split(b"\n")  # type: ignore[assignment]
-        pending = lines.pop()  # type: ignore[assignment]
-        if skipping and lines:
-            lines[0] = None
-            skipping = False
+        data = pending + chunk
+        end = data.rfind(b"\n") + 1
+        if end:
+            block = data[:end]
+            pending = data[end:]
+            if skipping:  # the over-long line ends at the first newline
+                yield number, None
+                number += 1
+                block = block[block.find(b"\n") + 1 :]
+                skipping = False
+            if block:
+                yield number, block
+                number += block.count(b"\n")
+        else:
+            pending = data
         if len(pending) > MAX_LINE_BYTES:
             pending = b""
             skipping = True
-        if lines:
-            yield number, lines
-            number += len(lines)
     if skipping:
-        yield number, [None]
+        yield number, None
     elif pending:  # a last line without a final newline is still a line
-        yield number, [pending]
+        yield number, pending
 
 
 def _may_block(stream) -> bool:
@@ -292,9 +309,9 @@ def default_workers() -> int:
 _worker_ruleset: RuleSet | None = None
 
 
-def _worker_batch(first_number: int, lines: list[bytes | None]) -> bytes:
+def _worker_block(first_number: int, block: bytes | None) -> bytes:
     assert _worker_ruleset is not None
-    return _answer_batch(_worker_ruleset, first_number, lines)
+    return _answer_block(_worker_ruleset, first_number, block)
 
 
 def _start_pool(ruleset: RuleSet, workers: int):
@@ -328,16 +345,15 @@ def run(ruleset: RuleSet, stdin, stdout, workers: int = 1) -> None:
     scored by that many forked processes (at most two chunks each in flight), answers
     still written in input order. If a worker dies, its chunks are answered here.
     """
-    from concurrent.futures import wait as wait_for
-
     write = stdout.write
     flush = stdout.flush
     pool = None
-    in_flight: deque = deque()  # (first_number, lines, future), oldest first
+    wait_for = None  # concurrent.futures.wait, imported with the pool
+    in_flight: deque = deque()  # (first_number, block, future), oldest first
 
     def write_oldest() -> None:
         nonlocal pool
-        first, lines, future = in_flight.popleft()
+        first, block, future = in_flight.popleft()
         data = None
         if pool is not None:
             try:
@@ -346,11 +362,11 @@ def run(ruleset: RuleSet, stdin, stdout, workers: int = 1) -> None:
                 pool.shutdown(wait=False, cancel_futures=True)
                 pool = None
         if data is None:
-            data = _answer_batch(ruleset, first, lines)
+            data = _answer_block(ruleset, first, block)
         write(data)
 
     try:
-        batches = _batches(stdin)
+        blocks = _blocks(stdin)
         while True:
             # Never wait for input with answers held back: while the input is not there
             # yet, write answers as they finish (and stop waiting once it arrives).
@@ -360,19 +376,27 @@ def run(ruleset: RuleSet, stdin, stdout, workers: int = 1) -> None:
                 while in_flight and (pool is None or in_flight[0][2].done()):
                     write_oldest()
                 flush()
-            batch = next(batches, None)
-            if batch is None:
+            item = next(blocks, None)
+            if item is None:
                 break
-            first, lines = batch
-            if pool is None and workers > 1 and not in_flight and len(lines) >= PARALLEL_MIN_LINES:
+            first, block = item
+            if (
+                pool is None
+                and workers > 1
+                and not in_flight
+                and block is not None
+                and block.count(b"\n") >= PARALLEL_MIN_LINES
+            ):
                 pool = _start_pool(ruleset, workers)
+                if pool is not None:
+                    from concurrent.futures import wait as wait_for
             if pool is None:
                 while in_flight:
                     write_oldest()
-                write(_answer_batch(ruleset, first, lines))
+                write(_answer_block(ruleset, first, block))
                 flush()
                 continue
-            in_flight.append((first, lines, pool.submit(_worker_batch, first, lines)))
+            in_flight.append((first, block, pool.submit(_worker_block, first, block)))
             while len(in_flight) > 2 * workers:
                 write_oldest()
         while in_flight:

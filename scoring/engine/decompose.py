@@ -7,9 +7,11 @@ directly (they only form pongs and pairs).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from operator import itemgetter
 
 from .hand import Hand
 from .shapes import special_shapes
@@ -123,15 +125,18 @@ def _variants_of(base: int, splits) -> tuple[tuple[tuple[Group, ...], Group | No
     """(sets, pair) per split, as concealed non-winning Groups with real tiles."""
     out = []
     for split in sorted(splits):
-        sets = tuple(
-            _group(kind, base + i, True, False, False)
-            for i, kind in sorted((i, kind) for kind, i in split if kind != "pair")
-        )
-        pair = next((i for kind, i in split if kind == "pair"), None)
-        out.append(
-            (sets, None if pair is None else _group("pair", base + pair, True, False, False))
-        )
+        sets = []
+        pair = None
+        for kind, i in sorted(split, key=_BY_INDEX):  # sets by tile
+            if kind == "pair":
+                pair = _group("pair", base + i, True, False, False)
+            else:
+                sets.append(_group(kind, base + i, True, False, False))
+        out.append((tuple(sets), pair))
     return tuple(out)
+
+
+_BY_INDEX = itemgetter(1, 0)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -160,52 +165,86 @@ def _honour_variants(counts: tuple[int, ...]):
     return _variants_of(27, (tuple(split),))
 
 
-def _winning(group: Group, exposed_win: bool) -> Group:
-    return _group(group.kind, group.tile, not exposed_win, False, True)
-
-
 def _place(variants, winning_tile: int, exposed_win: bool):
     """The variants once per distinct group the winning tile can sit in, that group marked
     winning (and not concealed after a discard / robbed kong)."""
     out = []
+    concealed = not exposed_win
     for sets, pair in variants:
-        done = []
+        last = None  # sets are sorted and interned: equal groups are the same, side by side
         for index, g in enumerate(sets):
             t = g.tile
-            if (t <= winning_tile <= t + 2 if g.kind == "chow" else t == winning_tile) and (
-                g not in done
+            if g is not last and (
+                t == winning_tile or (g.kind == "chow" and t < winning_tile <= t + 2)
             ):
-                done.append(g)
-                out.append((sets[:index] + (_winning(g, exposed_win),) + sets[index + 1 :], pair))
+                last = g
+                winner = _group(g.kind, t, concealed, False, True)
+                out.append((sets[:index] + (winner,) + sets[index + 1 :], pair))
         if pair is not None and pair.tile == winning_tile:
-            out.append((sets, _winning(pair, exposed_win)))
+            out.append((sets, _group("pair", winning_tile, concealed, False, True)))
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)
-def _part(base: int, counts: tuple[int, ...], winning_tile: int, exposed_win: bool):
-    """Variants of one suit (base 0, 9, 18) or of the honours (base 27), with the winning
-    tile placed when it belongs here (winning_tile -1 otherwise)."""
-    variants = _suit_variants(base, counts) if base < 27 else _honour_variants(counts)
-    if winning_tile >= 0 and variants:
-        return _place(variants, winning_tile, exposed_win)
+# Each part of the concealed tiles (one suit, or the honours) is read once: its sorted tiles
+# -> variants, and with the winning tile placed, (tiles, winning tile, exposed win) ->
+# variants. 20,000 random hands hold only a few thousand distinct parts. Cleared when full,
+# so memory stays flat on endless input.
+_PARTS: dict[tuple[int, ...], tuple] = {}
+_PLACED: dict[tuple, tuple] = {}
+_CACHE_LIMIT = 1 << 16
+_NO_WIN = (-1, False)
+
+
+def _part_variants(tiles: tuple[int, ...], base: int):
+    """Variants of one part (sorted tiles of one suit, or honours with base 27)."""
+    variants = _PARTS.get(tiles)
+    if variants is None:
+        counts = [0] * 9
+        for t in tiles:
+            counts[t - base] += 1
+        if base < 27:
+            variants = _suit_variants(base, tuple(counts))
+        else:
+            variants = _honour_variants(tuple(counts[:7]))
+        if len(_PARTS) >= _CACHE_LIMIT:
+            _PARTS.clear()
+        _PARTS[tiles] = variants
+    return variants
+
+
+def _placed_variants(tiles: tuple[int, ...], base: int, winning_tile: int, exposed_win: bool):
+    """Variants of the part holding the winning tile, the winning group marked."""
+    key = (tiles, winning_tile, exposed_win)
+    variants = _PLACED.get(key)
+    if variants is None:
+        variants = _part_variants(tiles, base)
+        if variants:
+            variants = _place(variants, winning_tile, exposed_win)
+        if len(_PLACED) >= _CACHE_LIMIT:
+            _PLACED.clear()
+        _PLACED[key] = variants
     return variants
 
 
 def _standard_readings(
-    counts: list[int], declared: tuple[Group, ...], winning_tile: int, exposed_win: bool
+    concealed: tuple[int, ...], declared: tuple[Group, ...], winning_tile: int, exposed_win: bool
 ) -> list[Reading]:
+    # The tiles are sorted, so each suit (and the honours) is one slice.
+    ends = (bisect_left(concealed, 9), bisect_left(concealed, 18), bisect_left(concealed, 27))
+    winning_base = winning_tile - winning_tile % 9
     parts = []
     pairs = 0
     single = True
-    winning_base = winning_tile - winning_tile % 9
-    for base in (0, 9, 18, 27):
-        block = counts[base : base + 9]
-        if not any(block):
+    start = 0
+    for base, stop in zip(_BASES, (*ends, len(concealed)), strict=True):
+        if stop == start:
             continue
-        variants = _part(
-            base, tuple(block), winning_tile if base == winning_base else -1, exposed_win
-        )
+        tiles = concealed[start:stop]
+        start = stop
+        if base == winning_base:
+            variants = _placed_variants(tiles, base, winning_tile, exposed_win)
+        else:
+            variants = _part_variants(tiles, base)
         if not variants:
             return []
         if variants[0][1] is not None:
@@ -229,6 +268,9 @@ def _standard_readings(
     return found
 
 
+_BASES = (0, 9, 18, 27)
+
+
 def _seven_pairs_readings(counts: list[int], winning_tile: int, exposed_win: bool) -> list[Reading]:
     groups = []
     for t in range(34):
@@ -250,13 +292,13 @@ def readings(hand: Hand) -> tuple[Reading, ...]:
     winning_tile = hand.winning_tile
     won_by = hand.won_by
     exposed_win = won_by == "discard" or won_by == "robbing_kong"
-    counts = [0] * 34
-    for t in concealed:
-        counts[t] += 1
     melds = hand.melds
     declared = tuple([_group(m.kind, m.tile, m.concealed, True, False) for m in melds])
-    found = _standard_readings(counts, declared, winning_tile, exposed_win)
+    found = _standard_readings(concealed, declared, winning_tile, exposed_win)
     if not melds and len(concealed) == 14:
+        counts = [0] * 34
+        for t in concealed:
+            counts[t] += 1
         for shape in special_shapes(counts):
             if shape == "seven_pairs":
                 found.extend(_seven_pairs_readings(counts, winning_tile, exposed_win))
