@@ -27,6 +27,11 @@ def pair_of(reading: Reading) -> Group | None:
     return reading.pair
 
 
+def seven_pairs_with_quad(reading: Reading) -> bool:
+    """Seven pairs that use four of a kind as two pairs."""
+    return reading.shape == "seven_pairs" and len({g.tile for g in reading.groups}) < 7
+
+
 def all_simples(hand: Hand, reading: Reading) -> bool:
     """Only suit tiles 2-8."""
     return hand.distinct_tiles <= SIMPLES

@@ -483,3 +483,19 @@ def test_engine_imports_no_django():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_rule_sets_choose_whether_seven_pairs_may_hold_four_of_a_kind():
+    from scoring.engine import score_json
+
+    quad_pairs = {
+        "tiles": "b2 b2 b2 b2 c3 c3 c5 c5 d7 d7 we we dr dr",
+        "winning_tile": "dr",
+        "won_by": "wall",
+        "seat_wind": "E",
+        "prevailing_wind": "E",
+    }
+    for refusing in ("hk", "fan"):
+        out = score_json(quad_pairs, refusing)
+        assert not out["ok"] and "four of a kind as two pairs" in out["error"], refusing
+    assert score_json(quad_pairs, "u3a")["ok"]

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from ..decompose import Reading, readings
 from ..errors import EngineError
 from ..hand import Hand, describe_hand
+from ..patterns import seven_pairs_with_quad
 from ..result import Result
 from ..shapes import SHAPES
 from ..tiles import WINDS
@@ -69,6 +70,8 @@ class RuleSet:
     value_defaults: Mapping[str, int] = _EMPTY
     # Shapes this rule set accepts; readings of other shapes are never scored.
     shapes: frozenset[str] = frozenset(SHAPES)
+    # Whether seven pairs may use four of a kind as two pairs (u3a yes; hk and fan no).
+    quads_in_seven_pairs: bool = True
     # Option holding the minimum `total` to go out (e.g. "min_faan"); None: no minimum,
     # unless exactly one option is named "min_...".
     minimum_option: str | None = None
@@ -169,6 +172,13 @@ class RuleSet:
         seat = hand.seat_wind
         for reading in all_readings:
             if reading.shape not in self.shapes:
+                continue
+            if not self.quads_in_seven_pairs and seven_pairs_with_quad(reading):
+                # Refused; a standard reading of the same tiles may still win.
+                refusal = refusal or EngineError(
+                    f"Seven pairs may not use four of a kind as two pairs under {self._owner}, "
+                    "and these tiles make no other complete hand."
+                )
                 continue
             try:
                 result = self.score_reading(hand, reading, opts)

@@ -157,11 +157,6 @@ def four_winds(hand, reading) -> bool:
     return p.big_four_winds(hand, reading) or p.little_four_winds(hand, reading)
 
 
-def seven_pairs_with_quad(hand, reading) -> bool:
-    """Seven pairs using four of a kind as two pairs: seed 003 says "7 Pairs (no quads)"."""
-    return reading.shape == "seven_pairs" and len({g.tile for g in reading.groups}) < 7
-
-
 def hidden_treasure(hand, reading) -> bool:
     """Four concealed pungs/kongs and any pair, self-drawn."""
     return hand.self_drawn and p.concealed_pongs(reading) == 4
@@ -240,16 +235,12 @@ class FanRuleSet(RuleSet):
     value_defaults = VALUE_DEFAULTS
     # Seed 003's winning shapes; u3a's knitted hands and little snake are not.
     shapes = frozenset(("standard", "seven_pairs", "thirteen_orphans"))
+    quads_in_seven_pairs = False  # seed 003: "7 Pairs (no quads)"
     minimum_option = "min_fan"
     limit_option = "max_fan"
 
     def score_reading(self, hand, reading, opts) -> Result | None:
         liable = check_options(hand, opts)
-        if seven_pairs_with_quad(hand, reading):  # refused; a standard reading may still win
-            raise EngineError(
-                "Seven pairs may not use four of a kind as two pairs (seed 003: 7 Pairs, no "
-                "quads), and these tiles make no other complete hand."
-            )
         max_fan = opts["max_fan"]
         max_items = tuple(
             Item(name, fan=max_fan) for name, test in MAX_HANDS if test(hand, reading)

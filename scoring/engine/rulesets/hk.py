@@ -178,11 +178,6 @@ def matching_chow_sets(reading) -> int:
     return sum(c // 2 for c in Counter(_chows(reading)).values())
 
 
-def quad_as_two_pairs(reading) -> bool:
-    """Seven pairs using four of a kind as two pairs."""
-    return reading.shape == "seven_pairs" and len({g.tile for g in reading.groups}) != 7
-
-
 # ---------------------------------------------------------------------------------------------
 
 
@@ -192,6 +187,7 @@ class HongKongRuleSet(RuleSet):
     option_defaults = OPTION_DEFAULTS
     value_defaults = VALUE_DEFAULTS
     shapes = frozenset(("standard", "seven_pairs", "thirteen_orphans"))
+    quads_in_seven_pairs = False  # four of a kind is not two pairs
     minimum_option = "min_faan"
     limit_option = "max_faan"
 
@@ -229,11 +225,6 @@ class HongKongRuleSet(RuleSet):
     def score_reading(self, hand, reading, opts) -> Result | None:
         """Score one reading (standard, seven pairs or thirteen orphans: see `shapes`)."""
         self.check_options(opts)
-        if quad_as_two_pairs(reading):  # refused; a standard reading may still win
-            raise EngineError(
-                "Seven Pairs may not use four of a kind as two pairs in the hk rules, "
-                "and these tiles make no other complete hand."
-            )
         values = self.values
         closed = hand.is_concealed
         found: list[tuple[str, int]] = []  # (name, value) in reading order; value may be MAX
