@@ -16,11 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,28 +33,35 @@ SEED = 20240601
 TARGET_HANDS_PER_SECOND = 20_000  # for classical, on the 2-core club server
 
 
-def _child_peak_rss_mb(run) -> tuple[object, float]:
-    """Run `run()` in a fresh child process and return (its result, the child's peak RSS).
+# A fresh, small parent for each measured run. A fork of this (large) bench process would
+# pass its own memory high-water mark on to the CLI, so every figure would start from the
+# bench's size; a freshly exec'd interpreter reports only what the CLI itself used.
+_MEASURE = """
+import resource, subprocess, sys, time
+start = time.perf_counter()
+code = subprocess.call(sys.argv[1:])
+seconds = time.perf_counter() - start
+peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+sys.stderr.write(f"{seconds} {peak_kb}\\n")
+sys.exit(code)
+"""
 
-    getrusage(RUSAGE_CHILDREN) reports the largest child ever waited for, so each
-    measurement runs under its own intermediate process to stay independent.
-    """
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # intermediate process: runs the measurement, reports, exits
-        os.close(read_end)
-        try:
-            value = run()
-            peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-            os.write(write_end, json.dumps([value, peak_kb]).encode())
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as pipe:
-        data = pipe.read()
-    os.waitpid(pid, 0)
-    value, peak_kb = json.loads(data)
-    return value, peak_kb / 1024
+
+def start_measured(command: list[str], stdin, stdout) -> subprocess.Popen:
+    """Start `command` under a small parent that reports its seconds and peak RSS on stderr."""
+    return subprocess.Popen(
+        [sys.executable, "-c", _MEASURE, *command],
+        stdin=stdin,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+
+
+def measured_figures(stderr: bytes) -> tuple[float, float]:
+    """(seconds, peak RSS MB) from the small parent's report."""
+    seconds, peak_kb = stderr.decode().split()[-2:]
+    return float(seconds), int(peak_kb) / 1024
 
 
 def _cli(name: str, workers: int = 0) -> list[str]:
@@ -82,42 +87,33 @@ def legal_hand_lines(name: str, count: int) -> list[bytes]:
 
 def time_ruleset(name: str, path: Path, count: int, workers: int = 0) -> tuple[float, int, float]:
     """(seconds, errors, peak RSS MB) for one run of the CLI over the file."""
-
-    def run():
-        with open(path, "rb") as source:
-            start = time.perf_counter()
-            done = subprocess.run(
-                _cli(name, workers), stdin=source, stdout=subprocess.PIPE, cwd=ROOT, check=True
-            )
-            seconds = time.perf_counter() - start
-        lines = done.stdout.splitlines()
-        assert len(lines) == count, f"{name}: {len(lines)} lines out for {count} in"
-        errors = sum(1 for line in lines if not json.loads(line)["ok"])
-        return [seconds, errors]
-
-    (seconds, errors), peak = _child_peak_rss_mb(run)
+    with open(path, "rb") as source:
+        child = start_measured(_cli(name, workers), source, subprocess.PIPE)
+        out, err = child.communicate()
+    if child.returncode != 0:
+        raise RuntimeError(f"{name}: the CLI failed: {err.decode()[-500:]}")
+    lines = out.splitlines()
+    assert len(lines) == count, f"{name}: {len(lines)} lines out for {count} in"
+    errors = sum(1 for line in lines if not json.loads(line)["ok"])
+    seconds, peak = measured_figures(err)
     return seconds, errors, peak
 
 
 def stream_check(name: str, lines: list[bytes], total: int) -> tuple[int, float, float]:
     """Pipe `total` lines (the hands repeated) through the CLI, output to /dev/null."""
-
-    def run():
-        start = time.perf_counter()
-        with open(os.devnull, "wb") as sink:
-            child = subprocess.Popen(_cli(name), stdin=subprocess.PIPE, stdout=sink, cwd=ROOT)
-            block = b"".join(lines)
-            sent = 0
-            while sent + len(lines) <= total:
-                child.stdin.write(block)
-                sent += len(lines)
-            child.stdin.write(b"".join(lines[: total - sent]))
-            child.stdin.close()
-            child.wait()
-        return [total, time.perf_counter() - start]
-
-    (sent, seconds), peak = _child_peak_rss_mb(run)
-    return sent, seconds, peak
+    with open(os.devnull, "wb") as sink:
+        child = start_measured(_cli(name), subprocess.PIPE, sink)
+        block = b"".join(lines)
+        sent = 0
+        while sent + len(lines) <= total:
+            child.stdin.write(block)
+            sent += len(lines)
+        child.stdin.write(b"".join(lines[: total - sent]))
+        child.stdin.close()
+        err = child.stderr.read()
+        child.wait()
+    seconds, peak = measured_figures(err)
+    return total, seconds, peak
 
 
 def main() -> int:
