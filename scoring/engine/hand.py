@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from operator import eq
+from operator import attrgetter, eq
 from types import MappingProxyType
 
 from .errors import EngineError
@@ -47,6 +47,9 @@ class Meld:
     tile: int  # lowest tile of the set
     concealed: bool  # True only for a declared concealed kong
     tiles: tuple[int, ...] = field(init=False, repr=False, compare=False)  # derived
+    # The canonical sort key (tile, kind, concealed), derived: sorted by attrgetter, no
+    # Python call per meld.
+    order: tuple[int, str, bool] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         t = self.tile
@@ -55,6 +58,7 @@ class Meld:
         else:
             tiles = (t,) * (4 if self.kind == "kong" else 3)
         object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "order", (t, self.kind, self.concealed))
 
 
 # Melds are interned: parsing a hand reuses the same few hundred objects.
@@ -69,8 +73,7 @@ def _meld(kind: str, tile: int, concealed: bool) -> Meld:
     return meld
 
 
-def _meld_order(meld: Meld) -> tuple[int, str, bool]:
-    return (meld.tile, meld.kind, meld.concealed)
+_meld_order = attrgetter("order")
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -304,7 +307,8 @@ def parse_hand(data: Mapping) -> Hand:
             f"not {_short(text)}."
         )
     try:
-        concealed = [lookup[p] for p in text.split()]
+        # map with the bound lookup: no comprehension frame (a KeyError takes the slow path).
+        concealed = list(map(lookup.__getitem__, text.split()))
     except KeyError:
         concealed = _tiles_of(text, "'tiles'")
     concealed.sort()
@@ -426,7 +430,7 @@ def parse_hand(data: Mapping) -> Hand:
                 f"'bonus' must be a string of codes such as 'f1 s3', not {_short(raw_bonus)}."
             )
         try:
-            bonus_list = [lookup[p] for p in raw_bonus.split()]
+            bonus_list = list(map(lookup.__getitem__, raw_bonus.split()))
         except KeyError:
             bonus_list = _tiles_of(raw_bonus, "'bonus'")
         bonus_list.sort()
@@ -495,7 +499,8 @@ def parse_hand(data: Mapping) -> Hand:
             f"so the winner cannot hold another {CODES[winning]}."
         )
     tile_total = len(everything)
-    kongs = sum(1 for meld in melds if meld.kind == "kong") if melds else 0
+    # Melds hold 3 tiles, or 4 for a kong: the extra tiles count the kongs, no loop needed.
+    kongs = tile_total - len(concealed) - 3 * len(melds)
     if tile_total != 14 + kongs:
         kong_note = f" plus {kongs} for the kong{'s' if kongs > 1 else ''}" if kongs else ""
         raise EngineError(
