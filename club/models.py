@@ -194,6 +194,28 @@ class KeepApart(models.Model):
         return self.member_b if member.pk == self.member_a_id else self.member_a
 
 
+class SessionClosed(Exception):
+    """A change was asked of a closed session. The message is one sentence for the page."""
+
+
+class SessionQuerySet(models.QuerySet):
+    def upcoming(self, today: datetime.date) -> "SessionQuerySet":
+        """Today's and later sessions, soonest first."""
+        return self.filter(date__gte=today).order_by("date")
+
+    def past(self, today: datetime.date) -> "SessionQuerySet":
+        """Sessions before today, latest first."""
+        return self.filter(date__lt=today).order_by("-date")
+
+    def with_present_count(self) -> "SessionQuerySet":
+        """Annotate `present`: how many are here (checked in and not left)."""
+        return self.annotate(
+            present=models.Count(
+                "attendances", filter=Q(attendances__left_at__isnull=True), distinct=True
+            )
+        )
+
+
 class Session(models.Model):
     """One weekly club meeting."""
 
@@ -209,6 +231,8 @@ class Session(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
     created = models.DateTimeField(auto_now_add=True)
 
+    objects = SessionQuerySet.as_manager()
+
     class Meta:
         ordering = ["-date"]
         constraints = [
@@ -221,6 +245,25 @@ class Session(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.status == self.Status.CLOSED
+
+    def ensure_open(self, what: str = "it") -> None:
+        """Refuse a change to a closed session. `what` names the thing that would change,
+        e.g. "its attendance" or "its seating", so the message says what was refused."""
+        if self.is_closed:
+            raise SessionClosed(
+                f"This session is closed, so {what} can no longer change. "
+                "Reopen it on the session's page if something needs correcting."
+            )
+
+    def check_in(self, member: "Member") -> "Attendance":
+        """Mark `member` here (again, if they had left). Asking twice changes nothing.
+        The caller holds the transaction; closed sessions are refused by the caller's
+        `ensure_open`, because some callers (corrections) may reopen first."""
+        attendance, created = Attendance.objects.get_or_create(session=self, member=member)
+        if not created and attendance.left_at is not None:
+            attendance.left_at = None
+            attendance.save(update_fields=["left_at"])
+        return attendance
 
 
 class Attendance(models.Model):
