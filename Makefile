@@ -37,6 +37,7 @@ bench: install
 	$(BIN)/python -m compileall -q config club games scoring > /dev/null
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/seating_bench.py
+	$(BIN)/python bench/flow_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
