@@ -1,1 +1,148 @@
-"""Tables' matches, rounds, hands and dealer rotation (a later issue)."""
+"""A table's match: who sits in which chair, the rules it is played under, and its state.
+
+A match's state (hand number, round, dealer, winds, goulash, over) is never stored: it is
+the replay of its recorded outcomes through `games.flow`, so correcting or undoing an old
+hand re-derives everything after it. Hands and their payments live in `scoring`.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q, Sum
+
+from games import flow
+
+# The most chairs a table can have (a table of five: four play, the Dreamer sits out).
+MAX_CHAIRS = 5
+# Payment records (scoring's hands and kong chips) keep one column per chair.
+PAY_FIELDS = tuple(f"pay{chair}" for chair in range(MAX_CHAIRS))
+
+
+class MatchQuerySet(models.QuerySet):
+    def in_play(self) -> MatchQuerySet:
+        return self.filter(status=Match.Status.IN_PLAY)
+
+
+class Match(models.Model):
+    """One table's play at one session, under the rules the club had when play started."""
+
+    class Status(models.TextChoices):
+        IN_PLAY = "in_play", "In play"
+        FINISHED = "finished", "Finished"
+
+    class Ending(models.TextChoices):
+        FLOW = "flow", "Played to the end"
+        CLOSED = "closed", "Ended when the evening closed"
+        ENDED = "ended", "Ended by the coordinator"
+        TABLE_CHANGED = "table_changed", "The table changed (someone arrived or left)"
+
+    session = models.ForeignKey("club.Session", on_delete=models.PROTECT, related_name="matches")
+    table_number = models.PositiveSmallIntegerField()
+    # A snapshot of the club's settings when play started: changing them later never
+    # rewrites a match already played.
+    rules = models.CharField(max_length=20)
+    rule_options = models.JSONField(default=dict, blank=True)
+    rule_values = models.JSONField(default=dict, blank=True)
+    flow_options = models.JSONField(default=dict, blank=True)
+    starting_tally = models.IntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.IN_PLAY)
+    ending = models.CharField(max_length=20, choices=Ending.choices, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Bumped by every write, so a second device at the table can tell cheaply that it
+    # is out of date.
+    version = models.PositiveIntegerField(default=0)
+
+    objects = MatchQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["session", "table_number", "started_at"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "table_number"],
+                condition=Q(status="in_play"),
+                name="one_match_in_play_per_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="in_play", ending="") | Q(status="finished") & ~Q(ending=""),
+                name="match_finished_has_an_ending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_number}, {self.session}"
+
+    @property
+    def is_in_play(self) -> bool:
+        return self.status == self.Status.IN_PLAY
+
+    # --- the match's state, derived ------------------------------------------------------
+
+    def live_hands(self):
+        """Hands that count (not voided), in order."""
+        return self.hands.filter(voided_at__isnull=True).order_by("number")
+
+    def replay(self, hands=None, extra_outcome: dict | None = None) -> list:
+        """The state before each hand and after the last one (see games.flow).
+
+        `hands` are the live hands if already loaded; `extra_outcome` is a hand about to be
+        recorded, so the flow can refuse it before anything is written."""
+        hands = list(self.live_hands()) if hands is None else hands
+        outcomes = [hand.flow_outcome() for hand in hands]
+        if self.rules == "hk":
+            # Hong Kong ends the match when a player's tally reaches zero.
+            tallies = [self.starting_tally] * self.chair_count
+            for outcome, hand in zip(outcomes, hands, strict=True):
+                tallies = [t + p for t, p in zip(tallies, hand.payments, strict=False)]
+                outcome["tallies"] = list(tallies)
+        if extra_outcome is not None:
+            outcomes.append(extra_outcome)
+        return flow.replay(
+            self.rules, outcomes, players=self.chair_count, options=self.flow_options or None
+        )
+
+    @property
+    def chair_count(self) -> int:
+        cached = getattr(self, "_chair_count", None)
+        if cached is None:
+            cached = self._chair_count = len(self.chair_list())
+        return cached
+
+    def chair_list(self) -> list[Chair]:
+        """The chairs in order (cached on the instance: one query per match)."""
+        cached = getattr(self, "_chairs", None)
+        if cached is None:
+            cached = self._chairs = list(self.chairs.select_related("member").order_by("number"))
+        return cached
+
+    def tallies(self) -> list[int]:
+        """Each chair's tally now: the starting tally plus every payment that counts."""
+        totals = [self.starting_tally] * self.chair_count
+        for source in (self.live_hands(), self.kong_chips.filter(voided_at__isnull=True)):
+            sums = source.order_by().aggregate(**{f: Sum(f) for f in PAY_FIELDS})
+            for chair in range(self.chair_count):
+                totals[chair] += sums[PAY_FIELDS[chair]] or 0
+        return totals
+
+
+class Chair(models.Model):
+    """A member's chair in a match. Chair 0 dealt first (East for hand 1); at a table of
+    five, chair 4 is the Dreamer who sits out hand 1."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chairs")
+    number = models.PositiveSmallIntegerField()
+    member = models.ForeignKey("club.Member", on_delete=models.PROTECT, related_name="chairs")
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_chair_per_match"),
+            models.UniqueConstraint(fields=["match", "member"], name="unique_member_per_match"),
+            models.CheckConstraint(
+                condition=Q(number__lt=MAX_CHAIRS), name="chair_number_in_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} in chair {self.number}"

@@ -1,1 +1,165 @@
-"""Hand records and leaderboards (a later issue); the engine is in scoring/engine/."""
+"""Hand records: each hand a table plays, and U3A's kong chips, with what every chair paid.
+
+Nothing here is ever deleted: undoing or correcting a hand voids it (who, when, why) and
+the match's state and tallies are re-derived from the hands that count.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from games.models import MAX_CHAIRS, PAY_FIELDS
+
+
+def _sum_is_zero(name: str) -> models.CheckConstraint:
+    others = F("pay1") + F("pay2") + F("pay3") + F("pay4")
+    return models.CheckConstraint(condition=Q(pay0=-others), name=name)
+
+
+class PaymentRecord(models.Model):
+    """What each chair paid (negative) or received (positive) for one record.
+
+    One column per chair, so the database itself refuses a record whose payments do not
+    sum to zero. A voided record stays, marked, and no longer counts.
+    """
+
+    pay0 = models.IntegerField(default=0)
+    pay1 = models.IntegerField(default=0)
+    pay2 = models.IntegerField(default=0)
+    pay3 = models.IntegerField(default=0)
+    pay4 = models.IntegerField(default=0)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    void_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def payments(self) -> list[int]:
+        return [getattr(self, field) for field in PAY_FIELDS]
+
+    @payments.setter
+    def payments(self, values) -> None:
+        values = list(values)
+        if len(values) > MAX_CHAIRS:
+            raise ValueError(f"At most {MAX_CHAIRS} chairs, not {len(values)}.")
+        for chair, field in enumerate(PAY_FIELDS):
+            setattr(self, field, values[chair] if chair < len(values) else 0)
+
+    @property
+    def is_voided(self) -> bool:
+        return self.voided_at is not None
+
+
+class HandQuerySet(models.QuerySet):
+    def live(self) -> HandQuerySet:
+        """The hands that count: not voided."""
+        return self.filter(voided_at__isnull=True)
+
+
+class Hand(PaymentRecord):
+    """One hand of a match: who won and how (or a draw), the total, and the payments."""
+
+    class WonBy(models.TextChoices):
+        WALL = "wall", "Self-drawn from the wall"
+        REPLACEMENT = "replacement", "Replacement tile (after a kong or flower)"
+        DISCARD = "discard", "On a discard"
+        ROBBING_KONG = "robbing_kong", "Robbing a kong"
+
+    class Entry(models.TextChoices):
+        QUICK = "quick", "Total agreed at the table"
+        FULL = "full", "Worked out from the tiles"
+
+    # Outcomes where one player (the discarder, or the player robbed) pays for everyone.
+    DISCARDER_PAYS = (WonBy.DISCARD, WonBy.ROBBING_KONG)
+
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    won_by = models.CharField(max_length=12, choices=WonBy.choices, blank=True)
+    discarder = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The hand's value as the rule set counts it (points, faan or fan); empty for a draw.
+    total = models.PositiveIntegerField(null=True, blank=True)
+    # Whether this hand was played as a goulash (U3A), as the flow had it when recorded.
+    goulash = models.BooleanField(default=False)
+    entry = models.CharField(max_length=5, choices=Entry.choices, default=Entry.QUICK)
+
+    objects = HandQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["match", "number", "recorded_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "number"],
+                condition=Q(voided_at__isnull=True),
+                name="one_live_hand_per_number",
+            ),
+            _sum_is_zero("hand_payments_sum_to_zero"),
+            models.CheckConstraint(
+                condition=Q(winner__isnull=True, won_by="", discarder__isnull=True, total=None)
+                | Q(winner__isnull=False, total__isnull=False) & ~Q(won_by=""),
+                name="hand_is_a_win_or_a_draw",
+            ),
+            models.CheckConstraint(
+                condition=Q(won_by__in=["discard", "robbing_kong"], discarder__isnull=False)
+                | ~Q(won_by__in=["discard", "robbing_kong"]) & Q(discarder__isnull=True),
+                name="hand_discarder_only_when_one_pays",
+            ),
+            models.CheckConstraint(
+                condition=~Q(discarder=F("winner")), name="hand_discarder_is_not_the_winner"
+            ),
+            # NULL passes a CHECK, so a draw's empty chairs are fine.
+            models.CheckConstraint(
+                condition=Q(winner__lt=MAX_CHAIRS) & Q(discarder__lt=MAX_CHAIRS),
+                name="hand_chairs_in_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Hand {self.number} of {self.match}"
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    def flow_outcome(self) -> dict:
+        """This hand as games.flow reads it."""
+        if self.is_draw:
+            return {"draw": True}
+        return {"winner": self.winner, "won_by": self.won_by, "discarder": self.discarder}
+
+
+class KongChips(PaymentRecord):
+    """U3A house rules: chips paid for a kong when it is made, apart from the hand's score
+    (concealed 3, on a discard 2, added to an exposed pong 1, from each other player)."""
+
+    class Kind(models.TextChoices):
+        CONCEALED = "concealed", "Concealed kong: 3 chips from each"
+        DISCARD = "discard", "Kong on a discard: 2 chips from each"
+        ADDED = "added", "Added to an exposed pong: 1 chip from each"
+
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="kong_chips")
+    # The hand being played when the kong was made.
+    hand_number = models.PositiveSmallIntegerField()
+    chair = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+
+    class Meta:
+        ordering = ["match", "hand_number", "recorded_at"]
+        verbose_name_plural = "kong chips"
+        constraints = [
+            _sum_is_zero("kong_chips_sum_to_zero"),
+            models.CheckConstraint(condition=Q(chair__lt=MAX_CHAIRS), name="kong_chair_in_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} by chair {self.chair}, hand {self.hand_number}"

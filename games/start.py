@@ -1,0 +1,118 @@
+"""Starting play from the published seating, and keeping matches in step with it.
+
+These writes span the club's seating and the games' matches, so they are functions, each
+one transaction.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from club.models import Club, SeatingPlan, Session
+from games.models import Chair, Match
+
+# Seat winds in chair order: chair 0 deals first (East), then counter-clockwise; the
+# Dreamer of a table of five takes the last chair.
+CHAIR_ORDER = "ESWND"
+
+
+class CannotStart(Exception):
+    """Play cannot start; the message is one sentence for the page."""
+
+
+def _rules_snapshot(club: Club) -> dict:
+    return {
+        "rules": club.rule_set,
+        "rule_options": dict(club.rule_options or {}),
+        "rule_values": dict(club.rule_values or {}),
+        "starting_tally": club.effective_starting_tally,
+    }
+
+
+def _tables(plan: SeatingPlan) -> dict[int, list[int]]:
+    """Each table's members in chair order."""
+    tables: dict[int, list[tuple[int, int]]] = {}
+    for number, wind, member_id in plan.seats.values_list("table__number", "wind", "member_id"):
+        tables.setdefault(number, []).append((CHAIR_ORDER.index(wind), member_id))
+    return {number: [m for _, m in sorted(chairs)] for number, chairs in tables.items()}
+
+
+def _open_match(session: Session, number: int, members: list[int], snapshot: dict) -> Match:
+    match = Match.objects.create(session=session, table_number=number, **snapshot)
+    Chair.objects.bulk_create(
+        Chair(match=match, number=chair, member_id=member) for chair, member in enumerate(members)
+    )
+    return match
+
+
+@transaction.atomic
+def start_play(session: Session) -> list[Match]:
+    """One match per table of the published seating, everyone in their chair; the session
+    moves to "in play". Pressing it again (a double tap, a second device) changes nothing."""
+    session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
+    session.ensure_open("play")
+    plan = SeatingPlan.objects.filter(session=session).first()
+    if plan is None or plan.status != SeatingPlan.Status.PUBLISHED:
+        raise CannotStart("Publish the seating first: play starts from the published tables.")
+    running = set(session.matches.in_play().values_list("table_number", flat=True))
+    snapshot = _rules_snapshot(session.club)
+    started = [
+        _open_match(session, number, members, snapshot)
+        for number, members in sorted(_tables(plan).items())
+        if number not in running
+    ]
+    if session.status == Session.Status.PLANNED:
+        session.status = Session.Status.IN_PLAY
+        session.save(update_fields=["status"])
+    return started
+
+
+def finish(match: Match, ending: str) -> None:
+    """Mark a match finished (the caller holds the transaction and the match's row)."""
+    match.status = Match.Status.FINISHED
+    match.ending = ending
+    match.finished_at = timezone.now()
+    match.version += 1
+    match.save(update_fields=["status", "ending", "finished_at", "version"])
+
+
+def follow_seating(session: Session) -> None:
+    """After a late arrival or an early leaver changed tables during play: each table
+    whose players changed ends its match (the hands played stay with those who played
+    them) and starts a new one with the people now seated there. Runs inside the
+    seating change's transaction."""
+    session = Session.objects.select_related("club").get(pk=session.pk)
+    if session.status != Session.Status.IN_PLAY:
+        return
+    plan = SeatingPlan.objects.filter(session=session).first()
+    if plan is None or plan.status != SeatingPlan.Status.PUBLISHED:
+        return
+    tables = _tables(plan)
+    running = {
+        match.table_number: match
+        for match in session.matches.in_play().select_for_update().prefetch_related("chairs")
+    }
+    snapshot = None
+    for number, match in running.items():
+        members = [chair.member_id for chair in sorted(match.chairs.all(), key=_by_number)]
+        if tables.get(number) != members:
+            finish(match, Match.Ending.TABLE_CHANGED)
+    for number, members in sorted(tables.items()):
+        match = running.get(number)
+        if match is None or match.status == Match.Status.FINISHED:
+            snapshot = snapshot or _rules_snapshot(session.club)
+            _open_match(session, number, members, snapshot)
+
+
+def _by_number(chair: Chair) -> int:
+    return chair.number
+
+
+@transaction.atomic
+def end_play(session: Session, ending: str = Match.Ending.CLOSED) -> int:
+    """End every match still in play (the hall closes). Returns how many were ended."""
+    matches = list(session.matches.in_play().select_for_update())
+    for match in matches:
+        finish(match, ending)
+    return len(matches)

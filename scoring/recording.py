@@ -1,0 +1,162 @@
+"""Recording a table's hands: a win, a draw, kong chips, and undoing the last hand.
+
+Each function is one transaction holding the match's row, so two devices at one table
+(or a double tap) queue up: the second sees the hand already recorded and is refused as
+"already recorded" instead of recording it twice. The database's own constraints (one
+live hand per number, payments summing to zero) are the last guard.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import flow
+from games.models import Match
+from games.start import finish
+from scoring import table_rules
+from scoring.models import Hand, KongChips
+
+
+class RecordingError(Exception):
+    """The hand cannot be recorded; the message is one sentence for the table."""
+
+
+class AlreadyRecorded(RecordingError):
+    pass
+
+
+@dataclass(frozen=True)
+class Win:
+    """A quick-entry win: who won, how, who discarded, and the total the table agreed."""
+
+    winner: int
+    won_by: str
+    discarder: int | None
+    total: int
+
+    def outcome(self) -> dict:
+        return {"winner": self.winner, "won_by": self.won_by, "discarder": self.discarder}
+
+
+def _locked(match: Match) -> Match:
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if not match.is_in_play:
+        raise RecordingError("This match is finished: ask the coordinator to correct a hand.")
+    return match
+
+
+def _next_state(match: Match, hand_number: int, outcome: dict | None = None):
+    """The state of the hand about to be recorded, checking the form was not stale, and
+    the state after it (FlowError turned into a plain refusal)."""
+    hands = list(match.live_hands())
+    expected = len(hands) + 1
+    if hand_number != expected:
+        if hand_number < expected:
+            raise AlreadyRecorded(
+                f"Hand {hand_number} is already recorded. The page now shows hand {expected}."
+            )
+        raise RecordingError(f"The next hand to record is hand {expected}, not {hand_number}.")
+    try:
+        states = match.replay(hands, extra_outcome=outcome)
+    except flow.FlowError as error:
+        raise RecordingError(str(error)) from error
+    return hands, states[-2] if outcome is not None else states[-1]
+
+
+def _save(match: Match, hand: Hand) -> Hand:
+    try:
+        with transaction.atomic():
+            hand.save()
+    except IntegrityError as error:  # the same hand number, saved a moment ago
+        raise AlreadyRecorded(f"Hand {hand.number} is already recorded.") from error
+    after = match.replay()[-1]
+    if after.over:
+        finish(match, Match.Ending.FLOW)
+    else:
+        match.version += 1
+        match.save(update_fields=["version"])
+    return hand
+
+
+def _win_payments(match: Match, state, win: Win) -> list[int]:
+    try:
+        return table_rules.win_payments(match, state, win)
+    except table_rules.TotalRefused as error:
+        raise RecordingError(str(error)) from error
+
+
+def preview_win(match: Match, hand_number: int, win: Win) -> list[int]:
+    """The payments the win would make, per chair, without saving. Raises RecordingError
+    with the engine's or the flow's reason when the total or the outcome is refused."""
+    _, state = _next_state(match, hand_number, win.outcome())
+    return _win_payments(match, state, win)
+
+
+@transaction.atomic
+def record_win(match: Match, hand_number: int, win: Win, by=None) -> Hand:
+    match = _locked(match)
+    _, state = _next_state(match, hand_number, win.outcome())
+    hand = Hand(
+        match=match,
+        number=hand_number,
+        winner=win.winner,
+        won_by=win.won_by,
+        discarder=win.discarder,
+        total=win.total,
+        goulash=state.goulash,
+        recorded_by=by,
+    )
+    hand.payments = _win_payments(match, state, win)
+    return _save(match, hand)
+
+
+@transaction.atomic
+def record_draw(match: Match, hand_number: int, by=None) -> Hand:
+    match = _locked(match)
+    _, state = _next_state(match, hand_number, {"draw": True})
+    return _save(
+        match, Hand(match=match, number=hand_number, goulash=state.goulash, recorded_by=by)
+    )
+
+
+@transaction.atomic
+def record_kong(match: Match, hand_number: int, chair: int, kind: str, by=None) -> KongChips:
+    match = _locked(match)
+    _, state = _next_state(match, hand_number)
+    if kind not in KongChips.Kind.values:
+        raise RecordingError("Choose which kind of kong it was.")
+    kong = KongChips(match=match, hand_number=hand_number, chair=chair, kind=kind, recorded_by=by)
+    try:
+        kong.payments = table_rules.kong_payments(match, state, chair, kind)
+    except table_rules.TotalRefused as error:
+        raise RecordingError(str(error)) from error
+    kong.save()
+    match.version += 1
+    match.save(update_fields=["version"])
+    return kong
+
+
+@transaction.atomic
+def undo_last_hand(match: Match, hand_number: int, by=None) -> Hand:
+    """Void the last hand that counts (it stays in the records, marked). `hand_number` is
+    the hand the page offered to undo, so a second tap cannot undo an earlier hand too."""
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    last = match.live_hands().last()
+    if last is None:
+        raise RecordingError("There is no hand to undo yet.")
+    if last.number != hand_number:
+        raise AlreadyRecorded(f"Hand {hand_number} was already undone.")
+    if not match.is_in_play and match.ending != Match.Ending.FLOW:
+        raise RecordingError("This match is finished: ask the coordinator to correct a hand.")
+    last.voided_at = timezone.now()
+    last.voided_by = by
+    last.void_reason = "Undone at the table"
+    last.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    if not match.is_in_play:  # undoing the hand that ended the match opens it again
+        match.status, match.ending, match.finished_at = Match.Status.IN_PLAY, "", None
+    match.version += 1
+    match.save(update_fields=["status", "ending", "finished_at", "version"])
+    return last
