@@ -39,8 +39,16 @@ class ClubSettingsForm(forms.ModelForm):
 
     class Meta:
         model = Club
-        fields = ["name", "rule_set", "starting_tally", "odd_tables", "spread_beginners"]
-        widgets = {"odd_tables": forms.RadioSelect}
+        fields = [
+            "name",
+            "rule_set",
+            "starting_tally",
+            "odd_tables",
+            "spread_beginners",
+            "show_dice",
+            "dice_count",
+        ]
+        widgets = {"odd_tables": forms.RadioSelect, "dice_count": forms.RadioSelect}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -48,6 +56,7 @@ class ClubSettingsForm(forms.ModelForm):
         if rule_set not in dict(self.fields["rule_set"].choices):
             rule_set = self.instance.rule_set
         self.rule_set_name = rule_set
+        self.fields["dice_count"].required = False
         ruleset = get_ruleset(rule_set)
         same_rules = rule_set == self.instance.rule_set
         saved_options = self.instance.rule_options if same_rules else {}
@@ -64,6 +73,10 @@ class ClubSettingsForm(forms.ModelForm):
             field.required = False
             field.help_text = f"Usual value: {default}"
             self.fields[VALUE_PREFIX + key] = field
+
+    def clean_dice_count(self):
+        # Only asked for when the dice are shown; an absent choice keeps the saved one.
+        return self.cleaned_data.get("dice_count") or self.instance.dice_count
 
     def option_fields(self):
         return [self[name] for name in self.fields if name.startswith(OPTION_PREFIX)]

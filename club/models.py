@@ -51,6 +51,14 @@ class Club(models.Model):
         default=OddTables.FIVE,
     )
     spread_beginners = models.BooleanField("spread beginners across the tables", default=True)
+    show_dice = models.BooleanField(
+        "show dice on the table page",
+        default=False,
+        help_text="A “Throw the dice” button for breaking the wall, for tables without dice.",
+    )
+    dice_count = models.PositiveSmallIntegerField(
+        "dice for breaking the wall", choices=[(2, "Two dice"), (3, "Three dice")], default=2
+    )
     season_start = models.DateField(
         "this season began on",
         null=True,

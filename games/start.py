@@ -116,3 +116,15 @@ def end_play(session: Session, ending: str = Match.Ending.CLOSED) -> int:
     for match in matches:
         finish(match, ending)
     return len(matches)
+
+
+@transaction.atomic
+def end_evening(session: Session) -> int:
+    """The coordinator ends the evening: every match still in play ends where it stands
+    and the session is closed, together. Returns how many matches were ended."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    ended = end_play(session, Match.Ending.CLOSED)
+    if session.status != Session.Status.CLOSED:
+        session.status = Session.Status.CLOSED
+        session.save(update_fields=["status"])
+    return ended

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from scoring.engine import EngineError
+from scoring.engine.rulesets import u3a
 from scoring.engine.rulesets.base import RuleSet
 from scoring.rules import build_ruleset
 
@@ -53,9 +54,11 @@ def win_payments(match, state, win) -> list[int]:
     winds = state.winds
     seats = tuple(wind for wind in winds if wind)
     try:
-        ruleset.check_total(win.total)
         if state.goulash:
-            return _per_chair(winds, ruleset.goulash_payments(winds[win.winner], seats))
+            ruleset.check_total(win.total, {"goulash": True})
+            by_wind = u3a.goulash_payments(winds[win.winner], seats, values=ruleset.values)
+            return _per_chair(winds, by_wind)
+        ruleset.check_total(win.total)
         engine_win = _WinAsEngineSeesIt(
             seat_wind=winds[win.winner],
             won_by=win.won_by,
@@ -75,9 +78,29 @@ def kong_payments(match, state, chair: int, kind: str) -> list[int]:
     winds = state.winds
     if winds[chair] is None:
         raise TotalRefused("That player is sitting out this hand.")
+    if not has_kong_chips(ruleset):
+        raise TotalRefused(f"Kong chips are not part of the {ruleset.title} rules.")
     seats = tuple(wind for wind in winds if wind)
     try:
-        by_wind = ruleset.kong_payments(kind, winds[chair], seats)
-    except (EngineError, AttributeError) as error:
-        raise TotalRefused(f"Kong chips are not part of the {ruleset.title} rules.") from error
+        by_wind = u3a.kong_payments(kind, winds[chair], seats, values=ruleset.values)
+    except EngineError as error:
+        raise TotalRefused(str(error)) from error
     return _per_chair(winds, by_wind)
+
+
+def has_kong_chips(ruleset: RuleSet) -> bool:
+    """Kong chips, paid when a kong is made, are a U3A house rule."""
+    return ruleset.name == "u3a"
+
+
+def goulash_pot(match, state) -> int:
+    """The chips in the pot of a goulash hand: every seated player's stake."""
+    ruleset = match_ruleset(match)
+    seats = tuple(wind for wind in state.winds if wind)
+    by_wind = u3a.goulash_payments(seats[0], seats, values=ruleset.values)
+    return by_wind[seats[0]] - min(by_wind.values())
+
+
+def unit(ruleset: RuleSet) -> str:
+    """What a hand's total counts: points, faan or fan."""
+    return getattr(ruleset, "unit", "points")  # MERGE-TODO: plain ruleset.unit
