@@ -50,9 +50,10 @@ def build(rng_seed: int = 7):
     """The club, a season of history and tonight's 20 tables in play."""
     import random
 
+    from django.contrib.auth import get_user_model
+
     from club.models import Attendance, Club, Member, Seat, SeatingPlan, SeatingTable, Session
     from club.roles import make_coordinator
-    from django.contrib.auth import get_user_model
     from games.models import Chair, Match
     from games.start import start_play
     from scoring.models import Hand
@@ -210,9 +211,7 @@ def run(requests: int) -> int:
     first = matches[0]
     counts = {}
     for extra in (0, 100):
-        Hand.objects.bulk_create(
-            _dealer_win(first, next_hand[1] + n, 5) for n in range(extra)
-        )
+        Hand.objects.bulk_create(_dealer_win(first, next_hand[1] + n, 5) for n in range(extra))
         next_hand[1] += extra
         hands = first.hands.count()
         counts[hands] = measure(lambda i: get_page(0), 3)[2]
