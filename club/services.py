@@ -240,6 +240,9 @@ def check_in_walk_in(
     _refuse_if_closed(session)
     club = session.club
     with transaction.atomic():
+        # Walk-ins queue on the club row: two at once would otherwise pick the same free
+        # table name (PostgreSQL; SQLite's IMMEDIATE transactions already queue).
+        Club.objects.select_for_update().filter(pk=club.pk).first()
         if member_id is not None:
             member = Member.objects.get(pk=member_id, club=club)
             created = False

@@ -94,6 +94,19 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several people tapping at once: every transaction takes the write lock when it begins
+    # (IMMEDIATE), so a transaction that read first never fails upgrading its lock, and a
+    # waiting writer queues for up to `timeout` seconds instead of "database is locked".
+    # WAL lets pages be read while someone writes.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": (
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+            "PRAGMA busy_timeout=20000; PRAGMA foreign_keys=ON;"
+        ),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
