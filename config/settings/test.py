@@ -27,3 +27,6 @@ WHITENOISE_AUTOREFRESH = True
 # is one connection shared by every thread, which hides locking between requests.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+
+# Axes logs every login; the suite logs in thousands of times.
+AXES_VERBOSE = False
