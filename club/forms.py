@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db import transaction
 
 from scoring.rules import EngineError, build_ruleset, get_ruleset
@@ -128,7 +129,17 @@ class MemberForm(forms.ModelForm):
         required=False,
         empty_label="Choose a login",
     )
-    username = forms.CharField(label="New username", max_length=150, required=False)
+    username = forms.CharField(
+        label="New username",
+        max_length=150,
+        required=False,
+        validators=[
+            UnicodeUsernameValidator(
+                message="A username can have only letters, numbers and the signs @ . + - _ "
+                "(no spaces or other symbols)."
+            )
+        ],
+    )
     password = forms.CharField(
         label="First password",
         required=False,
@@ -213,7 +224,9 @@ class MemberForm(forms.ModelForm):
         if action == self.LOGIN_NEW:
             username = cleaned.get("username", "").strip()
             password = cleaned.get("password", "")
-            if not username:
+            if self.has_error("username"):
+                pass
+            elif not username:
                 self.add_error("username", "Please type a username for the new login.")
             elif get_user_model().objects.filter(username__iexact=username).exists():
                 self.add_error(
