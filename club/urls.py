@@ -1,6 +1,6 @@
-"""Members, sessions, attendance and seating (issue 4). Mounted under /club/."""
+"""Members, sessions, attendance and seating. Mounted under /club/."""
 
-from django.urls import path
+from django.urls import include, path
 
 from .seating_urls import seating_urlpatterns
 from .views import attendance, members, sessions
@@ -20,6 +20,7 @@ urlpatterns: list = [
         members.keep_apart_remove,
         name="keep_apart_remove",
     ),
+    path("", include("club.account_urls")),
     path("sessions/", sessions.session_list, name="session_list"),
     path("sessions/add/", sessions.session_create, name="session_add"),
     path("sessions/next/", sessions.session_next, name="session_next"),

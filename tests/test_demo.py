@@ -1,6 +1,7 @@
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import RequestFactory
 
 from club.demo import COORDINATOR_LOGIN, MEMBER_LOGIN
 from club.models import Club, Member
@@ -15,8 +16,12 @@ def test_demo_club_has_members_and_working_logins(db, capsys):
     assert Club.objects.count() == 1
     assert 20 <= Member.objects.count() <= 30
     assert Member.objects.filter(experience=Member.Experience.BEGINNER).exists()
-    coordinator = authenticate(username=COORDINATOR_LOGIN[0], password=COORDINATOR_LOGIN[1])
-    member = authenticate(username=MEMBER_LOGIN[0], password=MEMBER_LOGIN[1])
+    # The login lockout (django-axes) checks every authentication against its request.
+    request = RequestFactory().post("/accounts/login/")
+    coordinator = authenticate(
+        request, username=COORDINATOR_LOGIN[0], password=COORDINATOR_LOGIN[1]
+    )
+    member = authenticate(request, username=MEMBER_LOGIN[0], password=MEMBER_LOGIN[1])
     assert coordinator and is_coordinator(coordinator)
     assert member and not is_coordinator(member)
     assert member.member.table_name

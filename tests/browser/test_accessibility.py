@@ -68,7 +68,7 @@ def demo_club(transactional_db):
 
 
 def test_coordinator_pages_pass_axe_and_have_big_targets(live_server, browser, demo_club):
-    page = browser.new_page(viewport=PHONE)
+    page = browser.new_page(viewport=PHONE, bypass_csp=True)  # axe is injected inline
     base = live_server.url
     log_in(page, base, *COORDINATOR_LOGIN)
     tonight = Session.objects.order_by("-date").first()
@@ -115,7 +115,7 @@ def test_coordinator_pages_pass_axe_and_have_big_targets(live_server, browser, d
 
 def test_member_and_public_pages_pass_axe_and_have_big_targets(live_server, browser, demo_club):
     base = live_server.url
-    page = browser.new_page(viewport=PHONE)
+    page = browser.new_page(viewport=PHONE, bypass_csp=True)  # axe is injected inline
     problems = problems_on(page, base + "/") + problems_on(page, base + "/accounts/login/")
     problems += problems_on(page, base + "/no-such-page/")
     log_in(page, base, *MEMBER_LOGIN)
