@@ -122,13 +122,14 @@ def _kept(request, board):
     return data
 
 
-def _same_hand_again(match, number: int, user, outcome: dict) -> bool:
+def _same_hand_again(match, number: int, user, outcome: dict, total=None) -> bool:
     """A double tap: the hand is already recorded, by this user, exactly as posted."""
     hand = match.live_hands().filter(number=number).first()
     return (
         hand is not None
         and hand.recorded_by_id == getattr(user, "pk", None)
         and hand.flow_outcome() == outcome
+        and hand.total == total
     )
 
 
@@ -187,7 +188,7 @@ def record_win(request, match):
         hand = recording.record_win(match, number, win, by=request.user)
     except recording.RecordingError as error:
         if isinstance(error, recording.AlreadyRecorded) and _same_hand_again(
-            match, number, request.user, win.outcome()
+            match, number, request.user, win.outcome(), win.total
         ):
             return _saved(request, match, f"Hand {number} is saved.")
         return _refused_win(request, match, number, error)
