@@ -103,4 +103,5 @@ def goulash_pot(match, state) -> int:
 
 def unit(ruleset: RuleSet) -> str:
     """What a hand's total counts: points, faan or fan."""
-    return getattr(ruleset, "unit", "points")  # MERGE-TODO: plain ruleset.unit
+    # Rule sets name their unit on the engine branch; plain points until that is merged.
+    return getattr(ruleset, "unit", "points")
