@@ -1,8 +1,7 @@
-"""Members, sessions, attendance and seating (issue 4). Mounted under /club/."""
+"""Members, sessions, attendance and seating. Mounted under /club/."""
 
-from django.urls import path
+from django.urls import include, path
 
-from .seating_urls import seating_urlpatterns
 from .views import attendance, members, sessions
 
 app_name = "club"
@@ -33,6 +32,5 @@ urlpatterns: list = [
         name="set_attendance",
     ),
     path("sessions/<int:pk>/check-in/walk-in/", attendance.walk_in, name="walk_in"),
+    path("sessions/<int:session_id>/seating/", include("club.seating.urls")),
 ]
-
-urlpatterns += seating_urlpatterns
