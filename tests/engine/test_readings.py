@@ -318,6 +318,7 @@ class Toy(RuleSet):
     name = "toy"
     title = "Toy rules"
     option_defaults = {"min_points": 1, "double_all": False}
+    minimum_option = "min_points"
     value_defaults = {"pong.points": 1}
     shapes = frozenset({"standard", "seven_pairs"})
 
@@ -347,7 +348,7 @@ def test_best_reading_wins():
     assert result.total == 3 and result.payments == {"E": -3, "S": 9, "W": -3, "N": -3}
 
 
-def test_minimum_option_inferred_and_applied():
+def test_minimum_option_applied():
     result = TOY.score(make("c2 c3 c4 c2 c3 c4 b1 b2 b3 d4 d5 d6 b5 b5"))
     assert result.total == 0 and not result.allowed and result.payments == zero_payments()
 

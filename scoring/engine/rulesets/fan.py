@@ -12,12 +12,12 @@ predicates below. The page for club members is `docs/rules/fan.md`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
-from scoring.engine import patterns as p
-from scoring.engine.errors import EngineError
-from scoring.engine.result import Item, Result
-from scoring.engine.rulesets.base import RuleSet, settle, zero_payments
-from scoring.engine.tiles import (
+from .. import patterns as p
+from ..errors import EngineError
+from ..result import Item, Result
+from ..tiles import (
     GREEN,
     RED,
     WHITE,
@@ -32,8 +32,7 @@ from scoring.engine.tiles import (
     is_season,
     suit_of,
 )
-
-SEATS = WINDS  # ("E", "S", "W", "N")
+from .base import RuleSet, owed_by_others, settle, zero_payments
 
 OPTION_DEFAULTS: dict[str, int | bool | str] = {
     "min_fan": 1,  # below this the hand may not go out (allowed: false, no payments)
@@ -238,9 +237,13 @@ class FanRuleSet(RuleSet):
     quads_in_seven_pairs = False  # seed 003: "7 Pairs (no quads)"
     minimum_option = "min_fan"
     limit_option = "max_fan"
+    option_ranges = MappingProxyType({"min_fan": (0, None), "max_fan": (1, None)})
+    hand_options = frozenset(("liable",))
+    unit = "fan"
+    starting_tally = 500
 
     def score_reading(self, hand, reading, opts) -> Result | None:
-        liable = check_options(hand, opts)
+        liable_seat(hand, opts)  # a bad liable seat refuses the hand, allowed or not
         max_fan = opts["max_fan"]
         max_items = tuple(
             Item(name, fan=max_fan) for name, test in MAX_HANDS if test(hand, reading)
@@ -258,7 +261,7 @@ class FanRuleSet(RuleSet):
             limit=limit,
             allowed=allowed,
             breakdown=breakdown,
-            payments=self.payments(hand, total, liable) if allowed else zero_payments(),
+            payments=self.payments(hand, total, opts) if allowed else zero_payments(),
         )
 
     def items(self, hand, reading):
@@ -338,46 +341,36 @@ class FanRuleSet(RuleSet):
             return v["points.fan_4_6"]
         return v[f"points.fan_{fan}"]
 
-    def payments(self, hand, total: int, liable: str | None) -> dict[str, int]:
-        """Net change per seat; the liable player (if any) pays what all three would have."""
+    def payments(self, win, total, opts, seats=WINDS) -> dict[str, int]:
+        """Net change per seat; the liable player (if any) pays what all the others would."""
         v = self.values
         points = self.points(total)
-        winner = hand.seat_wind
-        owed: dict[str, int] = {}
-        for seat in SEATS:
-            if seat == winner:
-                continue
-            if hand.self_drawn:
-                owed[seat] = points * v["pay.self_drawn.each"]
-            elif seat == hand.discarder:  # discard, or the robbed player
-                owed[seat] = points * v["pay.discard.discarder"]
-            else:
-                owed[seat] = points * v["pay.discard.other"]
+        winner = win.seat_wind
+        owed = owed_by_others(
+            winner,
+            seats,
+            None if win.self_drawn else win.discarder,  # the robbed player counts as discarder
+            points * v["pay.self_drawn.each"],
+            points * v["pay.discard.discarder"],
+            points * v["pay.discard.other"],
+        )
+        liable = liable_seat(win, opts)
         if liable is not None:
             owed = {liable: sum(owed.values())}
         return settle(winner, owed)
 
 
-def check_options(hand, opts: Mapping) -> str | None:
-    """Check the option values (types are checked by the base); return the liable seat."""
-    min_fan, max_fan = opts["min_fan"], opts["max_fan"]
-    if max_fan < 1:
-        raise EngineError(f"Option max_fan must be at least 1, not {max_fan}.")
-    if min_fan < 0:
-        raise EngineError(f"Option min_fan must not be negative, not {min_fan}.")
-    if min_fan > max_fan:
-        raise EngineError(
-            f"Option min_fan ({min_fan}) is larger than max_fan ({max_fan}): no hand could go out."
-        )
+def liable_seat(win, opts: Mapping) -> str | None:
+    """The seat that pays for everyone under the 9-piece penalty (option `liable`), or None."""
     liable = opts["liable"].strip().upper()
     if not liable:
         return None
-    if liable not in SEATS:
+    if liable not in WINDS:
         raise EngineError(
             "Option liable must be the seat (E, S, W or N) of the player who pays for "
             f"everyone under the 9-piece penalty, or empty for nobody; not {opts['liable']!r}."
         )
-    if liable == hand.seat_wind:
+    if liable == win.seat_wind:
         raise EngineError(
             f"Option liable names the winner's own seat ({liable}); under the 9-piece penalty "
             "another player pays for everyone."
