@@ -10,7 +10,7 @@ A rule set subclasses `RuleSet`, sets `name`, `title`, `unit`, `starting_tally`,
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -18,7 +18,7 @@ from ..decompose import Reading, readings
 from ..errors import EngineError
 from ..hand import Hand, describe_hand
 from ..patterns import seven_pairs_with_quad
-from ..result import Result
+from ..result import Item, Result
 from ..shapes import SHAPES
 from ..tiles import WINDS
 
@@ -272,6 +272,31 @@ class RuleSet:
         any other seat pays nothing. Scoring a hand and entering only its total both pay
         through here, so the two always agree."""
         raise NotImplementedError
+
+    def capped_result(
+        self, win, opts: Mapping, maxed: Sequence[str], found: Sequence[tuple[str, int]]
+    ) -> Result:
+        """The result where elements add up to a total capped at the limit option and some
+        hands score the limit outright (hk's faan, fan's fan): `maxed` names the limit
+        elements (then listed alone), `found` the others as (name, value). Items carry the
+        value under `unit` ("faan" or "fan")."""
+        top = opts[self.limit_option]
+        if maxed:
+            breakdown = tuple(Item(name, **{self.unit: top}) for name in maxed)
+            total, limit = top, True
+        else:
+            breakdown = tuple(Item(name, **{self.unit: value}) for name, value in found)
+            raw = sum(value for _, value in found)
+            total, limit = min(raw, top), raw >= top
+        allowed = total >= opts[self.minimum_option]
+        return Result(
+            rules=self.name,
+            total=total,
+            limit=limit,
+            allowed=allowed,
+            breakdown=breakdown,
+            payments=self.payments(win, total, opts) if allowed else zero_payments(),
+        )
 
     def minimum_total(self, opts: Mapping) -> int | None:
         """The smallest `total` that may go out, or None when any complete hand may."""

@@ -18,9 +18,6 @@ from .. import patterns as p
 from ..errors import EngineError
 from ..result import Item, Result
 from ..tiles import (
-    GREEN,
-    RED,
-    WHITE,
     WIND_NUMBER,
     WIND_TILE,
     WINDS,
@@ -28,11 +25,9 @@ from ..tiles import (
     code,
     is_dragon,
     is_flower,
-    is_honour,
     is_season,
-    suit_of,
 )
-from .base import RuleSet, owed_by_others, settle, zero_payments
+from .base import RuleSet, owed_by_others, settle
 
 OPTION_DEFAULTS: dict[str, int | bool | str] = {
     "min_fan": 1,  # below this the hand may not go out (allowed: false, no payments)
@@ -166,26 +161,9 @@ def all_kongs(hand, reading) -> bool:
     return p.kongs(reading) == 4
 
 
-def _dragon_and_suit(hand, reading, dragon: int, suit: int) -> bool:
-    """A pung/kong of `dragon`, every other tile of `suit`."""
-    if dragon not in dragon_sets(reading):
-        return False
-    return all(t == dragon or (not is_honour(t) and suit_of(t) == suit) for t in hand.all_tiles)
-
-
-def jade_dragon(hand, reading) -> bool:
-    """Green dragon pung/kong, the rest bamboo."""
-    return _dragon_and_suit(hand, reading, GREEN, BAMBOO)
-
-
-def pearl_dragon(hand, reading) -> bool:
-    """White dragon pung/kong, the rest circles (dots)."""
-    return _dragon_and_suit(hand, reading, WHITE, DOTS)
-
-
-def ruby_dragon(hand, reading) -> bool:
-    """Red dragon pung/kong, the rest characters."""
-    return _dragon_and_suit(hand, reading, RED, CHARACTERS)
+jade_dragon = p.jade_dragon  # green dragon pung/kong, the rest bamboo (chows too)
+pearl_dragon = p.pearl_dragon  # white dragon, the rest circles
+ruby_dragon = p.ruby_dragon  # red dragon, the rest characters
 
 
 def heavenly(hand, reading) -> bool:
@@ -244,25 +222,9 @@ class FanRuleSet(RuleSet):
 
     def score_reading(self, hand, reading, opts) -> Result | None:
         liable_seat(hand, opts)  # a bad liable seat refuses the hand, allowed or not
-        max_fan = opts["max_fan"]
-        max_items = tuple(
-            Item(name, fan=max_fan) for name, test in MAX_HANDS if test(hand, reading)
-        )
-        if max_items:
-            breakdown, total, limit = max_items, max_fan, True
-        else:
-            breakdown = tuple(item for item in self.items(hand, reading) if item.fan)
-            raw = sum(item.fan for item in breakdown)
-            total, limit = min(raw, max_fan), raw >= max_fan
-        allowed = total >= opts["min_fan"]
-        return Result(
-            rules=self.name,
-            total=total,
-            limit=limit,
-            allowed=allowed,
-            breakdown=breakdown,
-            payments=self.payments(hand, total, opts) if allowed else zero_payments(),
-        )
+        maxed = [name for name, test in MAX_HANDS if test(hand, reading)]
+        found = () if maxed else [(i.name, i.fan) for i in self.items(hand, reading) if i.fan]
+        return self.capped_result(hand, opts, maxed, found)
 
     def items(self, hand, reading):
         """Every non-max item, in the seed's order (zero-valued ones are dropped later)."""

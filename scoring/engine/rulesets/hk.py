@@ -32,7 +32,7 @@ from types import MappingProxyType
 
 from .. import patterns
 from ..errors import EngineError
-from ..result import Item, Result
+from ..result import Result
 from ..tiles import (
     FLOWER_TILES,
     SEASON_TILES,
@@ -47,7 +47,7 @@ from ..tiles import (
     number_of,
     suit_of,
 )
-from .base import RuleSet, owed_by_others, settle, zero_payments
+from .base import RuleSet, owed_by_others, settle
 
 MAX = -1  # a value that means "this element scores the maximum (max_faan)"
 
@@ -244,7 +244,8 @@ class HongKongRuleSet(RuleSet):
                 add_co("honours.terminal_in_each_meld", "At least one terminal in each meld")
         self._move(hand, add, add_co)
         self._bonus(hand, add)
-        return self._result(hand, found, opts)
+        maxed = [name for name, value in found if value == MAX]
+        return self.capped_result(hand, opts, maxed, found)
 
     # Each helper adds one section of the seed's table, in the order of the breakdown.
 
@@ -345,26 +346,6 @@ class HongKongRuleSet(RuleSet):
             add("bonus.all_flowers", "All flowers")
         if bonus.issuperset(SEASON_TILES):
             add("bonus.all_seasons", "All seasons")
-
-    def _result(self, hand, found: list[tuple[str, int]], opts) -> Result:
-        max_faan = opts["max_faan"]
-        maxed = [name for name, value in found if value == MAX]
-        if maxed:
-            items = tuple(Item(name=name, faan=max_faan) for name in maxed)
-            total, limit = max_faan, True
-        else:
-            items = tuple(Item(name=name, faan=value) for name, value in found)
-            raw = sum(value for _, value in found)
-            total, limit = min(raw, max_faan), raw >= max_faan
-        allowed = total >= opts["min_faan"]
-        return Result(
-            rules=self.name,
-            total=total,
-            limit=limit,
-            allowed=allowed,
-            breakdown=items,
-            payments=self.payments(hand, total, opts) if allowed else zero_payments(),
-        )
 
     def payments(self, win, total, opts, seats=WINDS) -> dict[str, int]:
         """Points from the faan table: the discarder (or the robbed player) pays 2x and the

@@ -23,15 +23,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 
+from .. import patterns
 from ..errors import EngineError
 from ..result import Item, Result
 from ..tiles import (
     DRAGONS,
     FLOWERS,
-    GREEN,
-    RED,
     SEASONS,
-    WHITE,
     WIND_NUMBER,
     WIND_TILE,
     WINDS,
@@ -251,30 +249,19 @@ def all_kongs(hand, reading) -> bool:
     return _standard(reading) and sum(1 for g in reading.groups if g.kind == "kong") == 4
 
 
-def _dragon_suit_hand(reading, suit: int, dragon: int) -> bool:
-    """Pongs/kongs and a pair of one suit only, plus a pong/kong of the given dragon."""
-    if not _standard(reading) or _has_chow(reading):
-        return False
-    pair = _pair_tile(reading)
-    pongs = _pong_tiles(reading)
-    if pair is None or suit_of(pair) != suit or dragon not in pongs:
-        return False
-    return all(t == dragon or suit_of(t) == suit for t in pongs)
-
-
 def jade_dragon(hand, reading) -> bool:
     """Bamboo pongs/kongs and pair, and a pong/kong of the green dragon."""
-    return _dragon_suit_hand(reading, 0, GREEN)
+    return patterns.jade_dragon(hand, reading, chows=False)
 
 
 def ruby_dragon(hand, reading) -> bool:
     """Character pongs/kongs and pair, and a pong/kong of the red dragon."""
-    return _dragon_suit_hand(reading, 1, RED)
+    return patterns.ruby_dragon(hand, reading, chows=False)
 
 
 def pearl_dragon(hand, reading) -> bool:
     """Circle pongs/kongs and pair, and a pong/kong of the white dragon."""
-    return _dragon_suit_hand(reading, 2, WHITE)
+    return patterns.pearl_dragon(hand, reading, chows=False)
 
 
 # ---------------------------------------------------------------------------------------
