@@ -12,16 +12,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from club.seating.planner import SeatingError, Wind
-
-RULE_SET_CHOICES = [
-    ("classical", "Classical points and doublings"),
-    ("hk", "Hong Kong Old Style (faan)"),
-    ("fan", "Simple fan table"),
-    ("u3a", "U3A club house rules"),
-]
-
-# What a player starts each match with, when the club has not chosen otherwise.
-DEFAULT_STARTING_TALLY = {"classical": 2000, "hk": 500, "fan": 500, "u3a": 0}
+from scoring.rules import rule_set_choices, starting_tally
 
 
 class ClubQuerySet(models.QuerySet):
@@ -39,7 +30,7 @@ class Club(models.Model):
         THREE = "three", "Tables of three"
 
     name = models.CharField(max_length=120)
-    rule_set = models.CharField(max_length=20, choices=RULE_SET_CHOICES, default="classical")
+    rule_set = models.CharField(max_length=20, choices=rule_set_choices, default="classical")
     # Overrides of the rule set's options and table values; validated by the hand engine.
     rule_options = models.JSONField(default=dict, blank=True)
     rule_values = models.JSONField(default=dict, blank=True)
@@ -71,7 +62,7 @@ class Club(models.Model):
     def effective_starting_tally(self) -> int:
         if self.starting_tally is not None:
             return self.starting_tally
-        return DEFAULT_STARTING_TALLY.get(self.rule_set, 0)
+        return starting_tally(self.rule_set)
 
     def season_start_for(self, date: datetime.date) -> datetime.date:
         """The first day of the season that `date` falls in.
