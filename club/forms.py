@@ -3,20 +3,12 @@ from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db import transaction
 
-from scoring.rules import EngineError, build_ruleset, get_ruleset
+from scoring.rules import club_options, get_ruleset, validate_club_rules
 
 from .models import Club, KeepApart, Member, Session, long_date
 
 OPTION_PREFIX = "option_"
 VALUE_PREFIX = "value_"
-
-
-# Options that describe one hand or one table, not the club: recorded with the hand.
-PER_HAND_OPTIONS = {"liable", "goulash", "players"}
-
-
-def club_level_options(ruleset) -> dict:
-    return {k: v for k, v in ruleset.option_defaults.items() if k not in PER_HAND_OPTIONS}
 
 
 def value_label(key: str) -> str:
@@ -61,7 +53,7 @@ class ClubSettingsForm(forms.ModelForm):
         same_rules = rule_set == self.instance.rule_set
         saved_options = self.instance.rule_options if same_rules else {}
         saved_values = self.instance.rule_values if same_rules else {}
-        for key, default in club_level_options(ruleset).items():
+        for key, default in club_options(rule_set).items():
             self.fields[OPTION_PREFIX + key] = _field_for(
                 default,
                 key.replace("_", " ").capitalize(),
@@ -99,12 +91,9 @@ class ClubSettingsForm(forms.ModelForm):
         if self.errors:
             return cleaned
         ruleset = get_ruleset(self.rule_set_name)
-        self.rule_options = self._changed(OPTION_PREFIX, club_level_options(ruleset))
+        self.rule_options = self._changed(OPTION_PREFIX, club_options(self.rule_set_name))
         self.rule_values = self._changed(VALUE_PREFIX, ruleset.value_defaults)
-        try:
-            build_ruleset(self.rule_set_name, self.rule_options, self.rule_values)
-        except EngineError as error:
-            raise forms.ValidationError(str(error)) from error
+        validate_club_rules(self.rule_set_name, self.rule_options, self.rule_values)
         return cleaned
 
     def save(self, commit=True):

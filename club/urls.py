@@ -2,7 +2,6 @@
 
 from django.urls import include, path
 
-from .seating_urls import seating_urlpatterns
 from .views import attendance, members, sessions
 
 app_name = "club"
@@ -34,6 +33,5 @@ urlpatterns: list = [
         name="set_attendance",
     ),
     path("sessions/<int:pk>/check-in/walk-in/", attendance.walk_in, name="walk_in"),
+    path("sessions/<int:session_id>/seating/", include("club.seating.urls")),
 ]
-
-urlpatterns += seating_urlpatterns

@@ -23,8 +23,9 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 
-# SQLite tests use a database file, as production does: the default in-memory test database
-# is one connection shared by every thread, which hides locking between requests.
+# SQLite tests use a database file, as production does: the shared in-memory test database
+# refuses a second writer at once ("table is locked") instead of letting it wait, which
+# hides what a real server sees.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 

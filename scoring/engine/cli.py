@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from .errors import EngineError, escape_text
 from .hand import parse_hand
 from .result import error_json, result_json
-from .rulesets import RULESET_NAMES, RuleSet, available_ruleset_names, get_ruleset
+from .rulesets import RULESET_NAMES, RuleSet, get_ruleset
 
 # One input line may not exceed this; longer lines are answered with an error and skipped
 # without being held in memory.
@@ -84,11 +84,7 @@ example:
 
 def _ruleset_help() -> str:
     lines = ["rule sets and their options (KEY=default):"]
-    available = set(available_ruleset_names())
     for name in RULESET_NAMES:
-        if name not in available:
-            lines.append(f"  {name:<10} (not available in this installation)")
-            continue
         try:
             ruleset = get_ruleset(name)
             options = " ".join(f"{k}={_show(v)}" for k, v in ruleset.option_defaults.items())

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from club.models import Attendance, Member, Seat, SeatingPlan, SeatingTable, Session
-from club.seating_services import make_seating
+from club.seating.changes import make_seating
 from tests.factories import CoordinatorFactory, MemberFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -194,12 +194,6 @@ def test_twenty_walk_ins_sharing_a_first_name_at_once(browsers, club):
     assert len(set(table_names)) == BURST
 
 
-@pytest.mark.xfail(
-    settings.DATABASES["default"]["ENGINE"].endswith("postgresql"),
-    strict=False,
-    reason="On PostgreSQL club/seating_services.make_seating creates the first SeatingPlan "
-    "without locking the session row, so concurrent first clicks collide on its unique key.",
-)
 def test_make_the_seating_twenty_times_at_once(browsers, club):
     session = _session(club, present=20)
     answers = fire(browsers, [(url_for("make", session), {})] * BURST)
@@ -233,7 +227,7 @@ def test_twenty_swaps_at_once(browsers, club):
 
 def test_lock_and_unlock_at_once(browsers, club):
     session = _session(club, present=2 * BURST)  # ten tables
-    plan = make_seating(session, seed=3)
+    plan, _ = make_seating(session, seed=3)
     plan.tables.filter(number__gt=5).update(locked=True)
     # Each table is asked once or twice for the same thing, so the end is known.
     requests = [(url_for("lock", session, number=n), {}) for n in (1, 2, 3, 4, 5) * 2] + [

@@ -14,12 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.engine import cli, score_json
+from scoring.engine import cli, get_ruleset, score_json
 from scoring.engine.errors import EngineError, escape_text, quote_input
 from scoring.engine.random_hands import random_hands
 from scoring.engine.result import Item, Result
 from scoring.engine.rulesets.base import RuleSet, settle
-from tests.engine.conftest import ruleset_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = json.loads(cli.EXAMPLE_HAND)
@@ -201,7 +200,7 @@ def test_output_is_the_same_json_as_score_json():
 
 
 def test_process_scores_the_contract_example_and_exits_zero():
-    ruleset = ruleset_or_skip("classical")
+    ruleset = get_ruleset("classical")
     done = engine("--rules", "classical", input=cli.EXAMPLE_HAND.encode() + b"\n\n")
     assert done.returncode == 0, done.stderr
     first, second = done.stdout.decode().splitlines()
@@ -211,7 +210,7 @@ def test_process_scores_the_contract_example_and_exits_zero():
 
 
 def test_option_on_the_command_line_applies_to_every_hand():
-    ruleset = ruleset_or_skip("classical")
+    ruleset = get_ruleset("classical")
     hands = [h for h in random_hands(200, seed=4)]
     data = b"".join(json.dumps(h).encode() + b"\n" for h in hands)
     done = engine("--rules", "classical", "--option", "limit=40", "--workers", "2", input=data)
@@ -236,8 +235,6 @@ def test_option_on_the_command_line_applies_to_every_hand():
     ],
 )
 def test_bad_usage_exits_2_with_a_message(args, message):
-    if "classical" in args:
-        ruleset_or_skip("classical")
     done = engine(*args, input=cli.EXAMPLE_HAND.encode())
     assert done.returncode == 2
     assert message in done.stderr.decode()
@@ -268,14 +265,12 @@ def test_help_explains_everything_with_an_example():
 
 
 def test_rule_set_name_is_case_insensitive():
-    ruleset_or_skip("classical")
     done = engine("--rules", "Classical", input=cli.EXAMPLE_HAND.encode())
     assert done.returncode == 0 and json.loads(done.stdout)["rules"] == "classical"
 
 
 def test_streams_each_answer_before_the_next_line_arrives():
     """A program may write one hand, wait for its answer, then write the next."""
-    ruleset_or_skip("classical")
     child = subprocess.Popen(
         [sys.executable, "-m", "scoring.engine", "--rules", "classical"],
         stdin=subprocess.PIPE,
@@ -298,7 +293,6 @@ def test_streams_each_answer_before_the_next_line_arrives():
 
 def test_closed_output_pipe_is_quiet(tmp_path):
     """`... | head -1`: the reader goes away; no traceback."""
-    ruleset_or_skip("classical")
     hands = tmp_path / "hands.jsonl"
     hands.write_bytes((cli.EXAMPLE_HAND + "\n").encode() * 20000)
     done = subprocess.run(
@@ -500,7 +494,7 @@ def odd_block(n: int = 5000) -> tuple[list[bytes], dict[int, str]]:
 
 @pytest.mark.parametrize("workers", [["--workers", "1"], []], ids=["one process", "default"])
 def test_process_answers_every_line_of_a_block_with_odd_lines(workers):
-    ruleset = ruleset_or_skip("classical")
+    ruleset = get_ruleset("classical")
     lines, odd = odd_block()
     done = engine("--rules", "classical", *workers, input=b"\n".join(lines) + b"\n")
     assert done.returncode == 0, done.stderr[-2000:]

@@ -22,17 +22,16 @@ late arrival or a leaver changes nobody else's chair (see :func:`join_chair`, :f
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from .errors import SeatingError
+from .players import PlayerId
 
-PlayerId = Hashable
 
-
-class Seat(StrEnum):
-    """A player's seat at the table: one of the four winds, or the Dreamer (sits out)."""
+class Wind(StrEnum):
+    """A player's place at the table: one of the four winds, or the Dreamer (sits out)."""
 
     EAST = "E"
     SOUTH = "S"
@@ -46,28 +45,28 @@ class Seat(StrEnum):
 
 
 #: Seats by table size, counter-clockwise from East.
-SEATS_BY_SIZE: dict[int, tuple[Seat, ...]] = {
-    2: (Seat.EAST, Seat.SOUTH),  # only transient, after a leaver; never planned
-    3: (Seat.EAST, Seat.SOUTH, Seat.WEST),
-    4: (Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH),
-    5: (Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH, Seat.DREAMER),
+WINDS_BY_SIZE: dict[int, tuple[Wind, ...]] = {
+    2: (Wind.EAST, Wind.SOUTH),  # only transient, after a leaver; never planned
+    3: (Wind.EAST, Wind.SOUTH, Wind.WEST),
+    4: (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH),
+    5: (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH, Wind.DREAMER),
 }
 
 
 @dataclass(frozen=True, slots=True)
-class WindRoll:
-    """One chair at a table: who sits there, its seat, and the dice thrown for it.
+class Chair:
+    """One chair at a table: who sits there, their wind, and the dice thrown for it.
 
     ``throws`` are the die values thrown in order: the first throw, then re-throws while tied
     for the highest.  Empty for a player who joined after the roll (late arrival).
     """
 
     player_id: PlayerId
-    seat: Seat
+    wind: Wind
     throws: tuple[int, ...] = ()
 
 
-def roll_winds(player_ids: Sequence[PlayerId], rng: random.Random) -> list[WindRoll]:
+def roll_winds(player_ids: Sequence[PlayerId], rng: random.Random) -> list[Chair]:
     """Simulate the dice roll for the first dealer at one table of 3 to 5 players.
 
     ``player_ids`` are the players in their chairs, counter-clockwise.  Everyone throws one die
@@ -90,20 +89,20 @@ def roll_winds(player_ids: Sequence[PlayerId], rng: random.Random) -> list[WindR
         if len(contenders) == 1:
             break
     east = contenders[0]
-    seats = SEATS_BY_SIZE[len(ids)]
+    winds = WINDS_BY_SIZE[len(ids)]
     order = [(east + k) % len(ids) for k in range(len(ids))]
-    return [WindRoll(ids[i], seat, tuple(throws[i])) for i, seat in zip(order, seats, strict=True)]
+    return [Chair(ids[i], wind, tuple(throws[i])) for i, wind in zip(order, winds, strict=True)]
 
 
-def relabel(chairs: Sequence[WindRoll]) -> tuple[WindRoll, ...]:
+def relabel(chairs: Sequence[Chair]) -> tuple[Chair, ...]:
     """Give chairs listed counter-clockwise (first one East) the winds for their number."""
-    seats = SEATS_BY_SIZE.get(len(chairs))
-    if seats is None:
+    winds = WINDS_BY_SIZE.get(len(chairs))
+    if winds is None:
         raise SeatingError(f"A table cannot have {len(chairs)} players.")
-    return tuple(replace(c, seat=s) for c, s in zip(chairs, seats, strict=True))
+    return tuple(replace(c, wind=w) for c, w in zip(chairs, winds, strict=True))
 
 
-def join_chair(chairs: Sequence[WindRoll], player_id: PlayerId) -> tuple[WindRoll, ...]:
+def join_chair(chairs: Sequence[Chair], player_id: PlayerId) -> tuple[Chair, ...]:
     """A player joins a table without anyone else moving.
 
     At a table of three they take the free North chair; at a table of four they become the
@@ -111,10 +110,10 @@ def join_chair(chairs: Sequence[WindRoll], player_id: PlayerId) -> tuple[WindRol
     """
     if len(chairs) not in (2, 3, 4):
         raise SeatingError(f"A table of {len(chairs)} cannot take another player.")
-    return relabel([*chairs, WindRoll(player_id, Seat.DREAMER)])
+    return relabel([*chairs, Chair(player_id, Wind.DREAMER)])
 
 
-def leave_chair(chairs: Sequence[WindRoll], player_id: PlayerId) -> tuple[WindRoll, ...]:
+def leave_chair(chairs: Sequence[Chair], player_id: PlayerId) -> tuple[Chair, ...]:
     """A player leaves a table without the others changing chairs.
 
     At a table of five, if a playing chair empties the Dreamer takes that chair and its wind.
@@ -126,9 +125,9 @@ def leave_chair(chairs: Sequence[WindRoll], player_id: PlayerId) -> tuple[WindRo
         raise SeatingError(f"Player {player_id!r} is not at this table.")
     i = ids.index(player_id)
     chairs = list(chairs)
-    if len(chairs) == 5 and chairs[i].seat is not Seat.DREAMER:
+    if len(chairs) == 5 and chairs[i].wind is not Wind.DREAMER:
         dreamer = chairs.pop()  # the Dreamer is listed last
-        chairs[i] = replace(dreamer, seat=chairs[i].seat)
+        chairs[i] = replace(dreamer, wind=chairs[i].wind)
         return tuple(chairs)
     del chairs[i]
     return relabel(chairs)

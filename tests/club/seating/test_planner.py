@@ -1,6 +1,6 @@
-"""Tests of the seating algorithm (club.seating): pure Python, no database.
+"""Tests of the seating planner (club.seating.planner): pure Python, no database.
 
-Run with: .venv/bin/pytest -p no:django tests/club/test_seating.py
+Run with: .venv/bin/pytest -p no:django tests/club/seating/test_planner.py
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club.seating import (
+from club.seating.planner import (
     Player,
-    Seat,
     SeatingError,
     SeatingRules,
     Weights,
+    Wind,
     add_late_arrival,
     evaluate,
     lock,
@@ -32,7 +32,7 @@ from club.seating import (
     swap,
     table_sizes,
 )
-from club.seating.winds import SEATS_BY_SIZE
+from club.seating.planner.winds import WINDS_BY_SIZE
 
 # --- helpers -------------------------------------------------------------------------------
 
@@ -78,7 +78,7 @@ def check_seating(seating, ids, prefer="five") -> None:
     assert sorted(t.size for t in seating.tables) == sorted(table_sizes(len(ids), prefer))
     assert [t.number for t in seating.tables] == list(range(1, len(seating.tables) + 1))
     for t in seating.tables:
-        assert tuple(c.seat for c in t.chairs) == SEATS_BY_SIZE[t.size]
+        assert tuple(c.wind for c in t.chairs) == WINDS_BY_SIZE[t.size]
 
 
 # --- table sizes ---------------------------------------------------------------------------
@@ -145,11 +145,11 @@ class Scripted(random.Random):
 def test_roll_winds_highest_is_east_and_counter_clockwise() -> None:
     # chairs counter-clockwise: a, b, c, d; c throws highest
     rolls = roll_winds(["a", "b", "c", "d"], Scripted([2, 5, 6, 1]))
-    assert [(r.player_id, r.seat) for r in rolls] == [
-        ("c", Seat.EAST),
-        ("d", Seat.SOUTH),
-        ("a", Seat.WEST),
-        ("b", Seat.NORTH),
+    assert [(r.player_id, r.wind) for r in rolls] == [
+        ("c", Wind.EAST),
+        ("d", Wind.SOUTH),
+        ("a", Wind.WEST),
+        ("b", Wind.NORTH),
     ]
     assert [r.throws for r in rolls] == [(6,), (1,), (2,), (5,)]
 
@@ -158,7 +158,7 @@ def test_roll_winds_ties_for_highest_throw_again() -> None:
     # a and c tie on 6; they throw again: 3 and 3 (tie again), then 2 and 4: c wins
     rolls = roll_winds(["a", "b", "c", "d"], Scripted([6, 5, 6, 1, 3, 3, 2, 4]))
     by_player = {r.player_id: r for r in rolls}
-    assert rolls[0].player_id == "c" and rolls[0].seat is Seat.EAST
+    assert rolls[0].player_id == "c" and rolls[0].wind is Wind.EAST
     assert by_player["a"].throws == (6, 3, 2)
     assert by_player["c"].throws == (6, 3, 4)
     assert by_player["b"].throws == (5,)  # not in the tie: one throw only
@@ -167,10 +167,10 @@ def test_roll_winds_ties_for_highest_throw_again() -> None:
 
 def test_roll_winds_a_lower_tie_does_not_throw_again() -> None:
     rolls = roll_winds(["a", "b", "c"], Scripted([2, 2, 5]))
-    assert [(r.player_id, r.seat, r.throws) for r in rolls] == [
-        ("c", Seat.EAST, (5,)),
-        ("a", Seat.SOUTH, (2,)),
-        ("b", Seat.WEST, (2,)),
+    assert [(r.player_id, r.wind, r.throws) for r in rolls] == [
+        ("c", Wind.EAST, (5,)),
+        ("a", Wind.SOUTH, (2,)),
+        ("b", Wind.WEST, (2,)),
     ]
 
 
@@ -179,7 +179,7 @@ def test_roll_winds_a_lower_tie_does_not_throw_again() -> None:
 def test_roll_winds_valid_for_every_table_size(size: int, seed: int) -> None:
     ids = list(range(size))
     rolls = roll_winds(ids, random.Random(seed))
-    assert tuple(r.seat for r in rolls) == SEATS_BY_SIZE[size]
+    assert tuple(r.wind for r in rolls) == WINDS_BY_SIZE[size]
     assert sorted(r.player_id for r in rolls) == ids
     east = rolls[0]
     # East won the last round of throws among those still tied
@@ -196,7 +196,7 @@ def test_roll_winds_valid_for_every_table_size(size: int, seed: int) -> None:
 def test_table_of_five_has_a_rotating_dreamer() -> None:
     seating = plan_seating(range(5), rng=random.Random(3))
     (table,) = seating.tables
-    assert table.chairs[-1].seat is Seat.DREAMER
+    assert table.chairs[-1].wind is Wind.DREAMER
     assert table.dreamer == table.chairs[-1].player_id
     east, south, west, north = (c.player_id for c in table.chairs[:4])
     assert table.dreamer_rotation == (table.dreamer, east, south, west, north)
@@ -554,7 +554,7 @@ def test_late_arrival_fills_a_table_of_three_first() -> None:
     history = [[[99, seating.table(3).player_ids[0], 50]], [[60, 61, 62]]]
     seating = seating_from_tables(seating.tables, seating.players, history)
     result = add_late_arrival(seating, Player(99))
-    assert result.table == 3 and result.seat is Seat.NORTH
+    assert result.table == 3 and result.wind is Wind.NORTH
     assert result.seating.table(3).size == 4
     unchanged_except(seating, result.seating, {3})
     # the chairs already there keep their players and winds
@@ -565,7 +565,7 @@ def test_late_arrival_makes_a_five_with_a_dreamer() -> None:
     history = [[[0, 1, 2, 3], [4, 5, 6, 7]]]
     seating = seating_from_tables([[0, 4, 1, 5], [2, 6, 3, 7]], range(8), history)
     result = add_late_arrival(seating, 0.5 if False else 8)
-    assert result.table in (1, 2) and result.seat is Seat.DREAMER
+    assert result.table in (1, 2) and result.wind is Wind.DREAMER
     assert result.seating.table(result.table).dreamer == 8
     unchanged_except(seating, result.seating, {result.table})
     # history: 8 sat with 0 and 1 last week -> table 2 is the better one
@@ -583,7 +583,7 @@ def test_late_arrival_respects_never_together() -> None:
 def test_late_arrival_when_no_table_has_room() -> None:
     seating = plan_seating(range(10), rng=random.Random(1))  # two tables of five
     result = add_late_arrival(seating, Player(99))
-    assert result.table is None and result.seat is None
+    assert result.table is None and result.wind is None
     assert result.seating == seating
     assert "five" in result.message
     (option,) = result.options  # a new table of three with the two Dreamers
@@ -612,7 +612,7 @@ def test_leaver_from_a_four_leaves_a_three() -> None:
     result = remove_leaver(seating, gone)
     assert not result.needs_action
     after = result.seating.table(1)
-    assert [c.seat for c in after.chairs] == [Seat.EAST, Seat.SOUTH, Seat.WEST]
+    assert [c.wind for c in after.chairs] == [Wind.EAST, Wind.SOUTH, Wind.WEST]
     assert [c.player_id for c in after.chairs] == list(seating.table(1).player_ids[1:])
     unchanged_except(seating, result.seating, {1})
 
@@ -644,3 +644,13 @@ def test_leaver_when_no_fix_exists() -> None:
     result = remove_leaver(seating, 0)
     assert result.needs_action and result.options == ()
     assert "two players" in result.message
+
+
+def test_messages_name_players_by_their_name() -> None:
+    players = [Player(i, name=f"P{i}") for i in range(1, 9)]
+    seating = plan_seating(players, rng=random.Random(1), never_together=[(1, 2)])
+    late = add_late_arrival(seating, Player(9, name="Margaret"), random.Random(2))
+    assert late.message.startswith("Margaret joins table")
+    forced = swap(seating, 2, seating.table_of(1).player_ids[1], force=True)
+    (violation,) = forced.quality.violations
+    assert violation.startswith(("P1 and P2 must never", "P2 and P1 must never"))

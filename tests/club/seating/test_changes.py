@@ -1,4 +1,5 @@
-"""Seating services: history, planning rules, coordinator changes, publishing, transactions."""
+"""Seating writes and loading: history, planning rules, coordinator changes, publishing,
+transactions."""
 
 import datetime
 from itertools import combinations
@@ -6,19 +7,25 @@ from unittest import mock
 
 import pytest
 
-from club.models import Attendance, KeepApart, Seat, SeatingPlan, Session
-from club.seating import SeatingError
-from club.seating_selectors import season_history
-from club.seating_services import (
-    lock_table,
+from club.models import Attendance, KeepApart, Seat, SeatingPlan, Session, SessionClosed
+from club.seating.changes import (
     make_seating,
-    publish,
     remove_early_leaver,
+    reroll,
     seat_late_arrival,
     swap_members,
-    unpublish,
 )
-from tests.club.seating_helpers import members, played, published, session_with, snapshot, table_of
+from club.seating.load import season_history
+from club.seating.planner import SeatingError
+from tests.club.seating.helpers import (
+    members,
+    plan,
+    played,
+    published,
+    session_with,
+    snapshot,
+    table_of,
+)
 from tests.factories import MemberFactory
 
 DAY = datetime.date(2026, 6, 10)  # a Wednesday, well inside the season below
@@ -62,8 +69,9 @@ def test_last_weeks_pairs_are_avoided_when_possible(club):
     played(club, last_week, DAY - WEEK)
     session = session_with(club, people, date=DAY)
 
+    make_seating(session, seed=0)
     for seed in range(3):
-        make_seating(session, seed=seed)
+        reroll(session, seed=seed)
         tables = [[pk for pk, _, _ in seats] for seats in snapshot(session).values()]
         assert sorted(len(t) for t in tables) == [4, 4, 4, 4]
         last = pairs_of([[m.pk for m in t] for t in last_week])
@@ -80,8 +88,9 @@ def test_keep_apart_and_fixed_tables_are_honoured(club):
     fixed.save()
     session = session_with(club, people, date=DAY)
 
+    make_seating(session, seed=0)
     for seed in range(8):
-        make_seating(session, seed=seed)
+        reroll(session, seed=seed)
         assert table_of(session, a) != table_of(session, b)
         assert table_of(session, c) != table_of(session, d)
         assert table_of(session, fixed) == 3
@@ -93,7 +102,7 @@ def test_club_settings_choose_tables_of_five_or_three(club):
     assert sorted(len(s) for s in snapshot(session).values()) == [4, 5]
     club.odd_tables = "three"
     club.save()
-    make_seating(Session.objects.get(pk=session.pk), seed=1)
+    reroll(session, seed=1)
     assert sorted(len(s) for s in snapshot(session).values()) == [3, 3, 3]
 
 
@@ -101,9 +110,9 @@ def test_a_locked_table_survives_a_reroll(club):
     session = session_with(club, members(club, 16), date=DAY)
     make_seating(session, seed=1)
     before = snapshot(session)
-    lock_table(session, 2)
+    plan(session).lock_table(2)
 
-    make_seating(session, seed=2)
+    reroll(session, seed=2)
 
     after = snapshot(session)
     assert after[2] == before[2]
@@ -133,10 +142,10 @@ def test_swap_refuses_a_locked_table_and_a_keep_apart_pair(club):
     tables = snapshot(session)
     a = Seat.objects.get(plan__session=session, member_id=tables[1][0][0]).member
     b = Seat.objects.get(plan__session=session, member_id=tables[2][0][0]).member
-    lock_table(session, 1)
+    plan(session).lock_table(1)
     with pytest.raises(SeatingError, match="Table 1 is locked"):
         swap_members(session, a, b)
-    lock_table(session, 1, locked=False)
+    plan(session).lock_table(1, locked=False)
     mate_of_b = Seat.objects.get(plan__session=session, member_id=tables[2][1][0]).member
     KeepApart.objects.create(club=club, member_a=a, member_b=mate_of_b)
     with pytest.raises(SeatingError, match="never sit together"):
@@ -153,22 +162,23 @@ def test_publishing_freezes_the_seating(club, client):
     other = other.first().member
 
     for change in (
-        lambda: make_seating(session, seed=99),
+        lambda: reroll(session, seed=99),
         lambda: swap_members(session, someone, other),
-        lambda: lock_table(session, 1),
-        lambda: publish(session),
+        lambda: plan(session).lock_table(1),
+        lambda: plan(session).publish(),
     ):
         with pytest.raises(SeatingError, match="published"):
             change()
     # A newcomer checking in does not reshuffle a published seating either.
     Attendance.objects.create(session=session, member=MemberFactory(club=club))
     with pytest.raises(SeatingError):
-        make_seating(session)
+        reroll(session)
+    assert make_seating(session) == (plan(session), False)  # the first make does nothing
     assert snapshot(session) == frozen
     assert SeatingPlan.objects.get(session=session).status == SeatingPlan.Status.PUBLISHED
 
-    unpublish(session)
-    make_seating(session, seed=99)
+    plan(session).unpublish()
+    reroll(session, seed=99)
     assert snapshot(session) != frozen
 
 
@@ -257,7 +267,7 @@ def test_an_error_half_way_leaves_the_saved_plan_as_it_was(club):
         mock.patch.object(Seat.objects, "bulk_create", side_effect=RuntimeError("disk full")),
         pytest.raises(RuntimeError),
     ):
-        make_seating(session, seed=2)
+        reroll(session, seed=2)
 
     assert snapshot(session) == before
     assert SeatingPlan.objects.get(session=session).rng_seed == seed
@@ -285,7 +295,29 @@ def test_too_few_people_are_refused_in_plain_words(club):
 def test_a_closed_session_cannot_change(club):
     session = session_with(club, members(club, 8), date=DAY)
     make_seating(session, seed=1)
+    a, b = (
+        Seat.objects.get(plan__session=session, table__number=n, position=1).member for n in (1, 2)
+    )
+    before = snapshot(session)
     Session.objects.filter(pk=session.pk).update(status=Session.Status.CLOSED)
     session.refresh_from_db()
-    with pytest.raises(SeatingError, match="closed"):
-        make_seating(session)
+    for change in (
+        lambda: reroll(session),
+        lambda: swap_members(session, a, b),
+        lambda: plan(session).lock_table(1),
+        lambda: plan(session).publish(),
+    ):
+        with pytest.raises(SessionClosed, match="closed, so its seating can no longer change"):
+            change()
+    assert snapshot(session) == before
+
+
+def test_publishing_from_a_stale_page_publishes_once(club):
+    session = session_with(club, members(club, 8), date=DAY)
+    make_seating(session, seed=1)
+    first, second = plan(session), plan(session)
+    first.publish()
+    second.status = SeatingPlan.Status.DRAFT  # what a page loaded before the first press saw
+    with pytest.raises(SeatingError, match="Someone else changed the seating"):
+        second.publish()
+    assert plan(session).published_at == first.published_at

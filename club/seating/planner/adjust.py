@@ -6,17 +6,16 @@ Every function returns new objects; a :class:`Seating` is never changed in place
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from itertools import combinations
 
 from .errors import SeatingError
 from .history import meeting_ages, pair
-from .model import Player, Seating, Table, as_players
-from .plan import _quality
-from .winds import Seat, join_chair, leave_chair, roll_winds
-
-PlayerId = Hashable
+from .players import Names, Player, PlayerId, as_players, names_of
+from .quality import evaluate
+from .tables import Seating, Table
+from .winds import Wind, join_chair, leave_chair, roll_winds
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +42,7 @@ class Option:
 class LateArrival:
     """Result of :func:`add_late_arrival`.
 
-    ``table`` / ``seat`` are where the player now sits, or None when no table could take
+    ``table`` / ``wind`` are where the player now sits, or None when no table could take
     them; then ``seating`` is unchanged and ``options`` holds any fallback (a new table of
     three with two Dreamers).  Otherwise ``options`` ranks every table that could take them,
     best (the one chosen) first.
@@ -51,7 +50,7 @@ class LateArrival:
 
     seating: Seating
     table: int | None
-    seat: Seat | None
+    wind: Wind | None
     message: str
     options: tuple[Option, ...]
 
@@ -93,24 +92,24 @@ def _rebuild(
         seating,
         tables=tables,
         players=players,
-        quality=_quality(tables, players, seating.history, seating.rules),
+        quality=evaluate(tables, players, seating.history, seating.rules),
         locked=seating.locked & {t.number for t in tables},
     )
 
 
 def _problems_with(
-    seating: Seating, pid: PlayerId, mates: Iterable[PlayerId], number: int
+    seating: Seating, pid: PlayerId, mates: Iterable[PlayerId], number: int, names: Names
 ) -> list[str]:
     """Hard constraints broken if ``pid`` sat with ``mates`` at table ``number``."""
     rules = seating.rules
     found = [
-        f"{pid!r} and {m!r} must never sit together."
+        f"{names[pid]} and {names[m]} must never sit together."
         for m in mates
         if m != pid and rules.apart(pid, m)
     ]
     want = rules.fixed_tables.get(pid)
     if want is not None and want != number:
-        found.append(f"{pid!r} must sit at table {want}.")
+        found.append(f"{names[pid]} must sit at table {want}.")
     return found
 
 
@@ -132,13 +131,18 @@ def swap(
     if a == b:
         raise SeatingError("Choose two different players to swap.")
     rng = rng or random.Random()
+    names = seating.names
     ta, tb = seating.table_of(a), seating.table_of(b)
     if not force:
         for t in {ta.number, tb.number} & seating.locked:
             raise SeatingError(f"Table {t} is locked; unlock it before swapping.")
         if ta.number != tb.number:
-            issues = _problems_with(seating, a, [x for x in tb.player_ids if x != b], tb.number)
-            issues += _problems_with(seating, b, [x for x in ta.player_ids if x != a], ta.number)
+            issues = _problems_with(
+                seating, a, [x for x in tb.player_ids if x != b], tb.number, names
+            )
+            issues += _problems_with(
+                seating, b, [x for x in ta.player_ids if x != a], ta.number, names
+            )
             if issues:
                 raise SeatingError("This swap is not allowed: " + " ".join(issues))
 
@@ -187,18 +191,19 @@ def add_late_arrival(
     """
     (player,) = as_players([player])
     pid = player.id
+    names = names_of((*seating.players, player))
     if any(p.id == pid for p in seating.players):
-        raise SeatingError(f"Player {pid!r} is already present.")
+        raise SeatingError(f"{names[pid]} is already present.")
     players = (*seating.players, player)
     ranked = []
     for t in seating.tables:
-        if t.size >= 5 or _problems_with(seating, pid, t.player_ids, t.number):
+        if t.size >= 5 or _problems_with(seating, pid, t.player_ids, t.number, names):
             continue
         cost, lw = _new_pairs_cost(seating, pid, t.player_ids, player)
         chairs = join_chair(t.chairs, pid)
         tables = [Table(t.number, chairs) if x.number == t.number else x for x in seating.tables]
         option = Option(
-            f"Table {t.number} ({t.size} -> {t.size + 1}), as {chairs[-1].seat.label}",
+            f"Table {t.number} ({t.size} -> {t.size + 1}), as {chairs[-1].wind.label}",
             (Move(pid, None, t.number),),
             _rebuild(seating, tables, players),
             round(cost, 6),
@@ -210,9 +215,13 @@ def add_late_arrival(
     if options:
         best = options[0]
         number = best.moves[0].to_table
-        seat = best.seating.table(number).seat_of(pid)
+        wind = best.seating.table(number).wind_of(pid)
         return LateArrival(
-            best.seating, number, seat, f"{pid!r} joins table {number} as {seat.label}.", options
+            best.seating,
+            number,
+            wind,
+            f"{names[pid]} joins table {number} as {wind.label}.",
+            options,
         )
 
     fives = [t for t in seating.tables if t.size == 5]
@@ -226,8 +235,8 @@ def add_late_arrival(
         if d1 is None or d2 is None:
             continue
         trio = [pid, d1, d2]
-        if any(_problems_with(seating, x, trio, number) for x in (d1, d2)) or _problems_with(
-            seating, pid, trio, number
+        if any(_problems_with(seating, x, trio, number, names) for x in (d1, d2)) or _problems_with(
+            seating, pid, trio, number, names
         ):
             continue
         c1, lw1 = _new_pairs_cost(seating, pid, [d1, d2], player)
@@ -241,7 +250,7 @@ def add_late_arrival(
         tables.append(Table(number, tuple(roll_winds(trio, rng))))
         fallback.append(
             Option(
-                f"New table {number} of three: {pid!r} with the Dreamers {d1!r} (table {t1.number}) and {d2!r} (table {t2.number})",
+                f"New table {number} of three: {names[pid]} with the Dreamers {names[d1]} (table {t1.number}) and {names[d2]} (table {t2.number})",
                 (Move(pid, None, number), Move(d1, t1.number, number), Move(d2, t2.number, number)),
                 _rebuild(seating, tables, players),
                 round(c1 + c2, 6),
@@ -254,7 +263,7 @@ def add_late_arrival(
         if all(t.size >= 5 for t in seating.tables)
         else "the tables with room conflict with a 'never together' or fixed-table rule"
     )
-    message = f"No table can take {pid!r}: {reason}."
+    message = f"No table can take {names[pid]}: {reason}."
     message += (
         " A new table of three with two Dreamers is possible (see options)."
         if fallback
@@ -271,6 +280,7 @@ def remove_leaver(seating: Seating, player_id: PlayerId) -> Leaver:
     ``options`` lists, least cost first, moving both players to tables with room, or
     bringing one player over from a table of five or four.
     """
+    names = seating.names
     t = seating.table_of(player_id)
     chairs = leave_chair(t.chairs, player_id)
     players = tuple(p for p in seating.players if p.id != player_id)
@@ -279,7 +289,7 @@ def remove_leaver(seating: Seating, player_id: PlayerId) -> Leaver:
     if len(chairs) >= 3:
         note = ""
         if t.size == 5 and t.dreamer != player_id:
-            note = f" The Dreamer {t.dreamer!r} takes the empty chair."
+            note = f" The Dreamer {names[t.dreamer]} takes the empty chair."
         return Leaver(
             after,
             t.number,
@@ -310,7 +320,7 @@ def remove_leaver(seating: Seating, player_id: PlayerId) -> Leaver:
                 for number, movers in dest.items():
                     mates = after.table(number).player_ids
                     for m in movers:
-                        bad = bad or bool(_problems_with(seating, m, mates, number))
+                        bad = bad or bool(_problems_with(seating, m, mates, number, names))
                         c, w = _new_pairs_cost(seating, m, mates)
                         cost, lw = cost + c, lw + w
                 if bad:
@@ -323,7 +333,9 @@ def remove_leaver(seating: Seating, player_id: PlayerId) -> Leaver:
                             ch = join_chair(ch, m)
                         x = Table(x.number, ch)
                     new_tables.append(x)
-                desc = " and ".join(f"{m!r} to table {n}" for n, ms in dest.items() for m in ms)
+                desc = " and ".join(
+                    f"{names[m]} to table {n}" for n, ms in dest.items() for m in ms
+                )
                 moves = tuple(Move(m, t.number, n) for n, ms in dest.items() for m in ms)
                 option = Option(
                     f"Close table {t.number}: move {desc}",
@@ -338,7 +350,7 @@ def remove_leaver(seating: Seating, player_id: PlayerId) -> Leaver:
         if donor.size < 4:
             continue
         for m in donor.player_ids:
-            if _problems_with(seating, m, pair_ids, t.number):
+            if _problems_with(seating, m, pair_ids, t.number, names):
                 continue
             cost, lw = _new_pairs_cost(seating, m, pair_ids)
             new_tables = []
@@ -349,7 +361,7 @@ def remove_leaver(seating: Seating, player_id: PlayerId) -> Leaver:
                     x = Table(x.number, join_chair(x.chairs, m))
                 new_tables.append(x)
             option = Option(
-                f"Bring {m!r} from table {donor.number} ({donor.size} -> {donor.size - 1}) to table {t.number}",
+                f"Bring {names[m]} from table {donor.number} ({donor.size} -> {donor.size - 1}) to table {t.number}",
                 (Move(m, donor.number, t.number),),
                 _rebuild(after, new_tables),
                 round(cost, 6),

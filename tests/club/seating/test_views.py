@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from club.models import Seat, SeatingPlan
-from club.seating_services import make_seating, publish
-from tests.club.seating_helpers import members, played, published, session_with, snapshot
+from club.seating.changes import make_seating
+from tests.club.seating.helpers import members, plan, played, published, session_with, snapshot
 from tests.factories import MemberFactory, UserFactory
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -31,6 +31,7 @@ def two_members_at_different_tables(session):
 
 CHANGES = [
     ("seating_make", (), {}),
+    ("seating_reroll", (), {}),
     ("seating_swap", (), {"a": "1", "b": "2"}),
     ("seating_lock", (1,), {}),
     ("seating_unlock", (1,), {}),
@@ -92,10 +93,9 @@ def test_plain_post_redirects_back_with_a_message(coordinator_client, session):
 
 
 def test_a_refusal_is_shown_in_the_panel_with_status_200(coordinator_client, session):
-    make_seating(session, seed=1)
-    publish(session)
+    published(session)
     before = snapshot(session)
-    response = coordinator_client.post(url("seating_make", session), **HTMX)
+    response = coordinator_client.post(url("seating_reroll", session), **HTMX)
     html = response.content.decode()
     assert response.status_code == 200
     assert 'role="alert"' in html and "The seating is published" in html
@@ -289,6 +289,84 @@ def test_the_session_page_shows_where_the_seating_stands(coordinator_client, ses
     assert "No seating yet" in coordinator_client.get(detail).content.decode()
     make_seating(session, seed=1)
     assert "<strong>Draft</strong>" in coordinator_client.get(detail).content.decode()
-    publish(session)
+    plan(session).publish()
     html = coordinator_client.get(detail).content.decode()
     assert "<strong>Published</strong>" in html and url("seating_print", session) in html
+
+
+BAD_IDS = ["²", "-1", "", "abc", "99999"]
+
+
+def said_for(bad: str) -> str:
+    return "Please choose a person from the list" if bad == "" else "not in the list any more"
+
+
+@pytest.mark.parametrize("bad", BAD_IDS)
+def test_swap_with_a_bad_id_is_refused_in_plain_words(coordinator_client, session, bad):
+    make_seating(session, seed=1)
+    a, _ = two_members_at_different_tables(session)
+    before = snapshot(session)
+    for data in ({"a": bad, "b": a.pk}, {"a": a.pk, "b": bad}):
+        response = coordinator_client.post(url("seating_swap", session), data, **HTMX)
+        assert response.status_code == 200
+        assert said_for(bad) in response.content.decode()
+    assert snapshot(session) == before
+
+
+@pytest.mark.parametrize(
+    ("name", "bad"), [(n, b) for n in ("seating_late", "seating_leaver") for b in BAD_IDS]
+)
+def test_late_arrival_and_leaver_with_a_bad_id_are_refused(coordinator_client, session, name, bad):
+    published(session)
+    before = snapshot(session)
+    response = coordinator_client.post(url(name, session), {"member": bad}, **HTMX)
+    assert response.status_code == 200
+    assert said_for(bad) in response.content.decode()
+    # Without htmx: back to the page with the message, never a server error.
+    response = coordinator_client.post(url(name, session), {"member": bad}, follow=True)
+    assert response.status_code == 200 and said_for(bad) in response.content.decode()
+    assert snapshot(session) == before
+
+
+@pytest.mark.parametrize("bad", ["²", "-1", "abc", "7"])
+def test_a_bad_choice_after_a_leaver_is_refused(coordinator_client, club, bad):
+    club.odd_tables = "three"
+    club.save()
+    session = session_with(club, members(club, 7), date=datetime.date.today())
+    published(session)
+    before = snapshot(session)
+    three = next(n for n, s in before.items() if len(s) == 3)
+    leaver = Seat.objects.get(plan__session=session, table__number=three, position=1).member
+    response = coordinator_client.post(
+        url("seating_leaver", session), {"member": leaver.pk, "choice": bad}, **HTMX
+    )
+    assert "That choice is no longer available" in response.content.decode()
+    assert snapshot(session) == before
+
+
+def test_swapping_someone_with_themselves_is_refused(coordinator_client, session):
+    make_seating(session, seed=1)
+    a, _ = two_members_at_different_tables(session)
+    html = coordinator_client.post(
+        url("seating_swap", session), {"a": a.pk, "b": a.pk}, **HTMX
+    ).content.decode()
+    assert "Choose two different people to swap" in html
+
+
+def test_someone_already_seated_is_not_a_late_arrival(coordinator_client, session):
+    published(session)
+    seated = Seat.objects.filter(plan__session=session).first().member
+    html = coordinator_client.post(
+        url("seating_late", session), {"member": seated.pk}, **HTMX
+    ).content.decode()
+    assert "not in the list any more" in html
+
+
+def test_a_second_make_shows_the_seating_already_made(coordinator_client, session):
+    coordinator_client.post(url("seating_make", session), **HTMX)
+    before = snapshot(session)
+    html = coordinator_client.post(url("seating_make", session), **HTMX).content.decode()
+    assert "The seating had already been made" in html
+    assert snapshot(session) == before
+    html = coordinator_client.post(url("seating_reroll", session), **HTMX).content.decode()
+    assert "Re-rolled" in html and snapshot(session) != before

@@ -1,7 +1,7 @@
-"""Planning a session's seating, and measuring a seating's quality.
+"""Planning a session's seating.
 
 :func:`plan_seating` turns the present players, this season's history and the club's rules
-into cost matrices (:func:`_problem`) and lets :mod:`club.seating.engine` search them:
+into cost matrices (:func:`_problem`) and lets :mod:`.optimiser` search them:
 
 * a pair's cost is the sum of :meth:`Weights.meeting` over their meetings this season, plus
   ``Weights.beginner_pair`` for two beginners when spreading beginners;
@@ -11,27 +11,24 @@ into cost matrices (:func:`_problem`) and lets :mod:`club.seating.engine` search
 * fixed tables pin players to their table slot (the search never moves them);
 * look-ahead weeks use the history aged by one, two ... weeks (same players, same tables),
   counting ``LOOKAHEAD_DISCOUNT`` per week further away.
-
-:func:`evaluate` measures any seating (also a hand-made one) against the history and gives
-the proven lower bounds of :mod:`club.seating.bounds`.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Mapping, Sequence
 
-from . import engine
-from .bounds import degree_bound, pigeonhole_bound
+from . import optimiser
+from .bounds import pigeonhole_bound
 from .errors import SeatingError
-from .history import History, Weights, meeting_ages, normalise_history, pair
-from .model import Player, Quality, Seating, SeatingRules, Table, as_players
+from .history import History, Weights, meeting_ages, normalise_history
+from .players import Player, PlayerId, as_players, names_of
+from .quality import evaluate
+from .rules import SeatingRules
 from .sizes import Prefer, table_sizes
-from .winds import Seat, WindRoll, relabel, roll_winds
-
-PlayerId = Hashable
+from .tables import Seating, Table
+from .winds import Chair, Wind, relabel, roll_winds
 
 #: How much a look-ahead week counts against the week being planned (per week further away).
 LOOKAHEAD_DISCOUNT = 0.25
@@ -44,123 +41,17 @@ STEPS_PER_PLAYER = 150
 RESTARTS = 4
 RESTART_PLAYERS = 640
 MAX_RESTARTS = 40
-#: Candidates at the bound compared for openness before stopping (see engine.openness).
+#: Candidates at the bound compared for openness before stopping (see optimiser.openness).
 POOL = 8
-#: Work units per plan at ``effort=1`` (see club.seating.engine; about 0.2 s of search at most).
+#: Work units per plan at ``effort=1`` (see .optimiser; about 0.2 s of search at most).
 WORK_BUDGET = 200_000
-
-
-def evaluate(
-    tables: Sequence[Sequence[PlayerId]],
-    players: Iterable[Player | PlayerId],
-    history: History | None = None,
-    rules: SeatingRules | None = None,
-) -> Quality:
-    """The :class:`Quality` of a seating given as lists of player ids (one list per table)."""
-    rules = rules or SeatingRules()
-    weights = rules.weights
-    players = as_players(players)
-    history = normalise_history(history)
-    ages = meeting_ages(history)
-    last = (
-        {pair(a, b) for t in history[-1] for i, a in enumerate(t) for b in t[i + 1 :]}
-        if history
-        else set()
-    )
-    beginners = {p.id for p in players if p.beginner}
-    spread = rules.spread_beginners
-
-    def weight(a: PlayerId, b: PlayerId) -> float:
-        w = sum(weights.meeting(x) for x in ages.get(pair(a, b), ()))
-        if spread and a in beginners and b in beginners:
-            w += weights.beginner_pair
-        return w
-
-    repeat = lw = 0
-    cost = 0.0
-    max_meetings = 0
-    for table in tables:
-        ids = list(table)
-        for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
-                p = pair(a, b)
-                met = len(ages.get(p, ()))
-                repeat += met > 0
-                lw += p in last
-                cost += weight(a, b)
-                max_meetings = max(max_meetings, met + 1)
-    history_extra = sum(len(a) - 1 for a in ages.values())
-
-    ids = [p.id for p in players]
-    present = set(ids)
-    sizes = [len(t) for t in tables]
-    k = len(tables)
-    repeat_min = max(
-        math.ceil(degree_bound(ids, sizes, lambda a, b: 1.0 if pair(a, b) in ages else 0.0) - 1e-9),
-        pigeonhole_bound(present, k, [t for session in reversed(history) for t in session]),
-    )
-    lw_min = max(
-        math.ceil(degree_bound(ids, sizes, lambda a, b: 1.0 if pair(a, b) in last else 0.0) - 1e-9),
-        pigeonhole_bound(present, k, history[-1] if history else ()),
-    )
-    cheapest_repeat = min((weights.meeting(a) for a in range(1, len(history) + 1)), default=0.0)
-    cost_min = max(
-        degree_bound(ids, sizes, weight),
-        lw_min * weights.last_week,
-        repeat_min * cheapest_repeat,
-    )
-    return Quality(
-        repeat_pairs=repeat,
-        repeat_pairs_min=repeat_min,
-        last_week_pairs=lw,
-        last_week_pairs_min=lw_min,
-        cost=round(cost, 6),
-        cost_min=round(min(cost_min, cost), 6),
-        season_extra_meetings=history_extra + repeat,
-        season_extra_meetings_min=history_extra + repeat_min,
-        max_meetings=max_meetings,
-        beginners_per_table=tuple(sum(1 for x in t if x in beginners) for t in tables),
-        violations=_violations(tables, rules),
-    )
-
-
-def _violations(
-    tables: Sequence[Sequence[PlayerId]], rules: SeatingRules, numbers: Sequence[int] | None = None
-) -> tuple[str, ...]:
-    """Broken never-together rules (and fixed tables, when the table numbers are known)."""
-    numbers = list(numbers) if numbers is not None else list(range(1, len(tables) + 1))
-    found = []
-    for number, table in zip(numbers, tables, strict=True):
-        ids = list(table)
-        for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
-                if rules.apart(a, b):
-                    found.append(
-                        f"{a!r} and {b!r} must never sit together but share table {number}."
-                    )
-    return tuple(found)
-
-
-def _quality(seating_tables: Sequence[Table], players, history, rules) -> Quality:
-    """evaluate() for Table objects: violations name the real table numbers, and fixed
-    tables (which need the numbers) are checked too."""
-    q = evaluate([t.player_ids for t in seating_tables], players, history, rules)
-    found = _violations(
-        [t.player_ids for t in seating_tables], rules, [t.number for t in seating_tables]
-    )
-    found += tuple(
-        f"{pid!r} should sit at table {number} (fixed table) but sits at table {t.number}."
-        for t in seating_tables
-        for pid in t.player_ids
-        if (number := rules.fixed_tables.get(pid)) is not None and number != t.number
-    )
-    return replace(q, violations=found)
 
 
 def plan_seating(
     players: Iterable[Player | PlayerId],
     history: History | None = None,
     *,
+    rules: SeatingRules | None = None,
     prefer: Prefer = "five",
     spread_beginners: bool = False,
     never_together: Iterable[tuple[PlayerId, PlayerId]] = (),
@@ -173,11 +64,11 @@ def plan_seating(
 ) -> Seating:
     """Seat the present players at tables for this session.
 
-    * ``players``: :class:`Player` objects (id + beginner flag) or bare ids.
+    * ``players``: :class:`Player` objects (id, name, beginner flag) or bare ids.
     * ``history``: this season's past sessions, oldest first, each a list of tables (lists
       of player ids).  Absent players in it are simply ignored.
-    * ``prefer``, ``spread_beginners``, ``never_together``, ``fixed_tables``, ``weights``:
-      see :class:`SeatingRules`.
+    * ``rules``: a :class:`SeatingRules`; without it, one is made of ``prefer``,
+      ``spread_beginners``, ``never_together``, ``fixed_tables`` and ``weights``.
     * ``locked_tables``: tables kept exactly as they are (players, chairs, winds); the others
       are planned around them.  Their numbers are kept; the new tables take the lowest free
       numbers.
@@ -194,13 +85,14 @@ def plan_seating(
 
     Raises :class:`SeatingError` when the constraints cannot be met.
     """
-    rules = SeatingRules(
-        prefer=prefer,
-        spread_beginners=spread_beginners,
-        never_together=tuple(tuple(x) for x in never_together),
-        fixed_tables=dict(fixed_tables or {}),
-        weights=weights or Weights(),
-    )
+    if rules is None:
+        rules = SeatingRules(
+            prefer=prefer,
+            spread_beginners=spread_beginners,
+            never_together=tuple(tuple(x) for x in never_together),
+            fixed_tables=dict(fixed_tables or {}),
+            weights=weights or Weights(),
+        )
     return _plan(
         as_players(players),
         normalise_history(history),
@@ -223,7 +115,7 @@ def reroll(
     """Plan again, keeping the locked tables (``locked``, default ``seating.locked``) as they are."""
     numbers = frozenset(seating.locked if locked is None else locked)
     kept = tuple(seating.table(n) for n in sorted(numbers))
-    result = _plan(
+    return _plan(
         seating.players,
         seating.history,
         seating.rules,
@@ -232,7 +124,6 @@ def reroll(
         lookahead,
         effort,
     )
-    return result
 
 
 def seating_from_tables(
@@ -254,7 +145,7 @@ def seating_from_tables(
         if isinstance(t, Table):
             built.append(t)
         else:
-            built.append(Table(number, relabel([WindRoll(pid, Seat.EAST) for pid in t])))
+            built.append(Table(number, relabel([Chair(pid, Wind.EAST) for pid in t])))
     numbers = [t.number for t in built]
     if len(set(numbers)) != len(numbers):
         raise SeatingError("Two tables have the same number.")
@@ -265,12 +156,12 @@ def seating_from_tables(
     players = as_players(players if players is not None else seated)
     known = {p.id for p in players}
     if set(seated) - known:
-        raise SeatingError(f"Player {next(iter(set(seated) - known))!r} is seated but not present.")
+        raise SeatingError(f"Player {next(iter(set(seated) - known))} is seated but not present.")
     history = normalise_history(history)
     rules = rules or SeatingRules()
     locked = frozenset(locked)
     return Seating(
-        tuple(built), _quality(built, players, history, rules), players, history, rules, locked
+        tuple(built), evaluate(built, players, history, rules), players, history, rules, locked
     )
 
 
@@ -284,6 +175,7 @@ def _plan(
     effort: float,
 ) -> Seating:
     present = {p.id for p in players}
+    names = names_of(players)
     locked_ids: set[PlayerId] = set()
     locked_numbers = set()
     for t in locked_tables:
@@ -293,10 +185,10 @@ def _plan(
         for pid in t.player_ids:
             if pid not in present:
                 raise SeatingError(
-                    f"Player {pid!r} is at locked table {t.number} but is not present."
+                    f"{names[pid]} is at locked table {t.number} but is not present."
                 )
             if pid in locked_ids:
-                raise SeatingError(f"Player {pid!r} is at two locked tables.")
+                raise SeatingError(f"{names[pid]} is at two locked tables.")
             locked_ids.add(pid)
     free = [p for p in players if p.id not in locked_ids]
     if not locked_tables:
@@ -325,18 +217,18 @@ def _plan(
             want = rules.fixed_tables.get(pid)
             if want is not None and want != t.number:
                 raise SeatingError(
-                    f"{pid!r} must sit at table {want}, but is at locked table {t.number}."
+                    f"{names[pid]} must sit at table {want}, but is at locked table {t.number}."
                 )
     for pid, want in rules.fixed_tables.items():
         if pid not in present or pid in locked_ids:
             continue
         if want in locked_numbers:
             raise SeatingError(
-                f"{pid!r} must sit at table {want}, but that table is locked without them."
+                f"{names[pid]} must sit at table {want}, but that table is locked without them."
             )
         if want not in slot_of_number:
             raise SeatingError(
-                f"{pid!r} must sit at table {want}, but today there are only {len(sizes) + len(locked_numbers)} tables."
+                f"{names[pid]} must sit at table {want}, but today there are only {len(sizes) + len(locked_numbers)} tables."
             )
         pins[index[pid]] = slot_of_number[want]
     for s, size in enumerate(sizes):
@@ -344,14 +236,14 @@ def _plan(
         if len(at) > size:
             raise SeatingError(
                 f"Table {numbers[s]} seats {size} today but {len(at)} players are fixed to it: "
-                + ", ".join(repr(x) for x in at)
+                + ", ".join(names[x] for x in at)
                 + "."
             )
         for i, a in enumerate(at):
             for b in at[i + 1 :]:
                 if rules.apart(a, b):
                     raise SeatingError(
-                        f"{a!r} and {b!r} must never sit together but are both fixed to table {numbers[s]}."
+                        f"{names[a]} and {names[b]} must never sit together but are both fixed to table {numbers[s]}."
                     )
 
     tables: list[Table] = list(locked_tables)
@@ -360,7 +252,7 @@ def _plan(
         n = len(free)
         steps = int(effort * STEPS_PER_PLAYER * n)
         restarts = max(RESTARTS, min(MAX_RESTARTS, math.ceil(RESTART_PLAYERS / n)))
-        result = engine.solve(
+        result = optimiser.solve(
             problem,
             rng,
             steps=steps,
@@ -378,12 +270,12 @@ def _plan(
                 for b in ids[i + 1 :]:
                     if rules.apart(a, b):
                         raise SeatingError(
-                            f"No seating found that keeps {a!r} and {b!r} apart; relax a 'never together' rule."
+                            f"No seating found that keeps {names[a]} and {names[b]} apart; relax a 'never together' rule."
                         )
     tables.sort(key=lambda t: t.number)
     return Seating(
         tuple(tables),
-        _quality(tables, players, history, rules),
+        evaluate(tables, players, history, rules),
         players,
         history,
         rules,
@@ -398,7 +290,7 @@ def _problem(
     sizes: list[int],
     pins: list[int],
     lookahead: int,
-) -> engine.Problem:
+) -> optimiser.Problem:
     """Cost matrices for this week and (look-ahead) next week, in index form."""
     n = len(free)
     w = rules.weights
@@ -454,7 +346,7 @@ def _problem(
             for m in (now, *futures):
                 m[i][j] += never
                 m[j][i] += never
-    return engine.Problem(
+    return optimiser.Problem(
         sizes=list(sizes),
         base=now,
         pins=list(pins),

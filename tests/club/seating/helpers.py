@@ -2,8 +2,8 @@
 
 import datetime
 
-from club.models import Attendance, Member, Session
-from club.seating_services import make_seating, publish
+from club.models import Attendance, Member, SeatingPlan, Session
+from club.seating.changes import make_seating
 from tests.factories import MemberFactory
 
 
@@ -20,7 +20,7 @@ def session_with(club, people, date=None, **kwargs) -> Session:
 
 def played(club, tables: list[list[Member]], date) -> Session:
     """A past session whose published seating was exactly `tables`."""
-    from club.models import Seat, SeatingPlan, SeatingTable
+    from club.models import Seat, SeatingTable
 
     session = session_with(club, [m for t in tables for m in t], date=date)
     plan = SeatingPlan.objects.create(session=session, status=SeatingPlan.Status.PUBLISHED)
@@ -36,9 +36,14 @@ def played(club, tables: list[list[Member]], date) -> Session:
     return session
 
 
+def plan(session) -> SeatingPlan:
+    return SeatingPlan.objects.get(session=session)
+
+
 def published(session, seed=1):
-    make_seating(session, seed=seed)
-    return publish(session)
+    plan, _ = make_seating(session, seed=seed)
+    plan.publish()
+    return plan
 
 
 def snapshot(session) -> dict[int, list[tuple]]:

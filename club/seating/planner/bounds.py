@@ -20,10 +20,10 @@ seating exists.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
-PlayerId = Hashable
+from .players import PlayerId
 
 
 def pigeonhole(m: int, k: int) -> int:

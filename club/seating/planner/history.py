@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import SeatingError
+from .players import PlayerId
 
-PlayerId = Hashable
 #: One session: its tables, each a sequence of player ids.
 Session = Sequence[Sequence[PlayerId]]
 #: This season's past sessions, oldest first, most recent (last week) last.
