@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0002_sessions_attendance_seating'),
+        ('club', '0003_rule_set_choices_from_engine'),
     ]
 
     operations = [
