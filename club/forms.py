@@ -1,11 +1,10 @@
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
-from django.db.models import Q
-from django.utils.formats import date_format
+from django.db import transaction
 
 from scoring.rules import EngineError, build_ruleset, get_ruleset
 
-from .models import Club, KeepApart, Member, Session
+from .models import Club, KeepApart, Member, Session, long_date
 
 OPTION_PREFIX = "option_"
 VALUE_PREFIX = "value_"
@@ -231,6 +230,26 @@ class MemberForm(forms.ModelForm):
                     self.add_error("password", error)
         return cleaned
 
+    @transaction.atomic
+    def save(self) -> Member:
+        """Save the member with the login chosen: kept, removed, an existing one linked, or
+        a new one created. The login is written with the member or not at all."""
+        member = super().save(commit=False)
+        action = self.cleaned_data["login"]
+        if action == self.LOGIN_NONE:
+            member.user = None
+        elif action == self.LOGIN_EXISTING:
+            member.user = self.cleaned_data["existing_user"]
+        elif action == self.LOGIN_NEW:
+            member.user = get_user_model().objects.create_user(
+                username=self.cleaned_data["username"].strip(),
+                password=self.cleaned_data["password"],
+                email=member.email,
+                first_name=member.table_name,
+            )
+        member.save()
+        return member
+
 
 class MemberSearchForm(forms.Form):
     SHOW_CHOICES = [
@@ -266,13 +285,16 @@ class KeepApartForm(forms.Form):
     def __init__(self, *args, member: Member, **kwargs):
         super().__init__(*args, **kwargs)
         self.member = member
-        already = KeepApart.objects.filter(Q(member_a=member) | Q(member_b=member))
+        already = KeepApart.objects.involving(member)
         paired = {ka.member_a_id for ka in already} | {ka.member_b_id for ka in already}
         self.fields["other"].queryset = (
             Member.objects.filter(club_id=member.club_id, is_active=True)
             .exclude(pk=member.pk)
             .exclude(pk__in=paired)
         )
+
+    def save(self) -> KeepApart:
+        return self.member.keep_apart_from(self.cleaned_data["other"], self.cleaned_data["reason"])
 
 
 class SessionForm(forms.ModelForm):
@@ -297,8 +319,7 @@ class SessionForm(forms.ModelForm):
             clash = clash.exclude(pk=self.instance.pk)
         if clash.exists():
             raise forms.ValidationError(
-                f"There is already a session on {date_format(date, 'l j F Y')}. "
-                "Please choose another date."
+                f"There is already a session on {long_date(date)}. Please choose another date."
             )
         return date
 

@@ -2,12 +2,14 @@
 
 import datetime
 import secrets
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models
-from django.db.models import F, Q
+from django.db import IntegrityError, models, transaction
+from django.db.models import F, ProtectedError, Q
 from django.utils import timezone
+from django.utils.formats import date_format
 
 RULE_SET_CHOICES = [
     ("classical", "Classical points and doublings"),
@@ -22,7 +24,7 @@ DEFAULT_STARTING_TALLY = {"classical": 2000, "hk": 500, "fan": 500, "u3a": 0}
 
 class ClubQuerySet(models.QuerySet):
     def current(self) -> "Club":
-        """The club of this installation (one per installation for now), created on first use."""
+        """The club of this installation (an installation serves one club), created on first use."""
         club = self.order_by("pk").first()
         if club is None:
             club = self.create(name="Our Mahjong Club")
@@ -91,6 +93,68 @@ def _same_day_in_year(day: datetime.date, year: int) -> datetime.date:
         return datetime.date(year, 2, 28)
 
 
+def long_date(date: datetime.date) -> str:
+    """A date as pages and messages write it: "Thursday 5 March 2026"."""
+    return date_format(date, "l j F Y")
+
+
+class Refused(Exception):
+    """A change the coordinator asked for cannot be made; str() says why, in plain words."""
+
+
+class MemberHasPlayed(Refused):
+    pass
+
+
+class MemberQuerySet(models.QuerySet):
+    SHOW_ACTIVE, SHOW_LAPSED, SHOW_GUESTS, SHOW_ALL = "active", "lapsed", "guests", "all"
+
+    def search(self, q: str = "", show: str = SHOW_ACTIVE) -> "MemberQuerySet":
+        """Members matching every word of `q` (in the name, table name, email or phone),
+        filtered by status, with `sessions_attended` counted for the list."""
+        members = self
+        if show == self.SHOW_ACTIVE:
+            members = members.filter(is_active=True, is_guest=False)
+        elif show == self.SHOW_LAPSED:
+            members = members.filter(is_active=False)
+        elif show == self.SHOW_GUESTS:
+            members = members.filter(is_guest=True)
+        for word in q.split():
+            members = members.filter(
+                Q(name__icontains=word)
+                | Q(table_name__icontains=word)
+                | Q(email__icontains=word)
+                | Q(phone__icontains=word)
+            )
+        return members.select_related("user").annotate(
+            sessions_attended=models.Count("attendances", distinct=True)
+        )
+
+    def named(self, name: str) -> "MemberQuerySet":
+        """Members whose full name or table name is exactly `name`, in any case."""
+        return self.filter(Q(name__iexact=name) | Q(table_name__iexact=name))
+
+    def free_table_name(self, name: str) -> str:
+        """A table name for `name` that no member in this queryset (one club's members)
+        has yet: the first name, then first name and initial, the full name, a number."""
+        words = name.split()
+        first = words[0]
+        candidates = [first]
+        if len(words) > 1:
+            candidates += [f"{first} {words[-1][0].upper()}", name]
+        taken = {
+            t.lower()
+            for t in self.filter(table_name__istartswith=first).values_list("table_name", flat=True)
+        }
+        for candidate in candidates:
+            if candidate.lower() not in taken and len(candidate) <= 40:
+                return candidate
+        n = 2
+        while f"{first[:35]} {n}".lower() in taken:
+            n += 1
+        return f"{first[:35]} {n}"
+
+
 class Member(models.Model):
     """A club member. Many never log in: the coordinator records for them."""
 
@@ -128,6 +192,8 @@ class Member(models.Model):
     )
     notes = models.TextField(blank=True)
 
+    objects = MemberQuerySet.as_manager()
+
     class Meta:
         ordering = ["table_name", "name"]
         constraints = [
@@ -144,6 +210,89 @@ class Member(models.Model):
             self.table_name = self.name.split()[0] if self.name.split() else self.name
         super().save(*args, **kwargs)
 
+    @property
+    def has_played(self) -> bool:
+        """Whether they came to a session or sat at a table: then the record is kept for good."""
+        return self.attendances.exists() or self.seats.exists()
+
+    @transaction.atomic
+    def retire(self) -> None:
+        """Mark as lapsed. Their login stops working too, so a lapsed member cannot sign in."""
+        self.is_active = False
+        self.save(update_fields=["is_active"])
+        self._set_login_active(False)
+
+    @transaction.atomic
+    def reactivate(self) -> None:
+        """Make active again, and their login with them."""
+        self.is_active = True
+        self.save(update_fields=["is_active"])
+        self._set_login_active(True)
+
+    def _set_login_active(self, active: bool) -> None:
+        if self.user is not None and self.user.is_active != active:
+            self.user.is_active = active
+            self.user.save(update_fields=["is_active"])
+
+    def delete_if_never_played(self) -> None:
+        """Delete a member added by mistake. A member who has played is kept: retire them."""
+        refusal = (
+            f"{self.table_name} has played at the club, so their record is kept for the "
+            "standings. Mark them as lapsed (retire) instead."
+        )
+        if self.has_played:
+            raise MemberHasPlayed(refusal)
+        try:
+            with transaction.atomic():
+                self.delete()
+        except ProtectedError as error:  # rows of other apps (e.g. recorded hands) point here
+            raise MemberHasPlayed(refusal) from error
+
+    def keep_aparts(self) -> list["KeepApart"]:
+        """This member's never-seat-together pairs, each with `partner` set to the other
+        member, in the partner's table-name order."""
+        pairs = list(KeepApart.objects.involving(self).select_related("member_a", "member_b"))
+        for pair in pairs:
+            pair.partner = pair.other(self)
+        return sorted(pairs, key=lambda pair: pair.partner.table_name.lower())
+
+    def keep_apart_from(self, other: "Member", reason: str = "") -> "KeepApart":
+        """Never seat this member with `other`. Refuses themselves, another club's member,
+        and a pair that already exists."""
+        if other.pk == self.pk:
+            raise Refused("A member cannot be kept apart from themselves.")
+        if other.club_id != self.club_id:
+            raise Refused(f"{other.table_name} is not a member of this club.")
+        pair = KeepApart(club_id=self.club_id, member_a=self, member_b=other, reason=reason)
+        try:
+            with transaction.atomic():
+                pair.save()
+        except IntegrityError as error:
+            raise Refused(
+                f"{self.table_name} and {other.table_name} are already kept apart."
+            ) from error
+        return pair
+
+    def remove_keep_apart(self, pair_pk: int) -> "Member | None":
+        """Remove one of this member's pairs; returns the other member, or None if the
+        pair is already gone."""
+        pair = (
+            KeepApart.objects.involving(self)
+            .filter(pk=pair_pk)
+            .select_related("member_a", "member_b")
+            .first()
+        )
+        if pair is None:
+            return None
+        other = pair.other(self)
+        pair.delete()
+        return other
+
+
+class KeepApartQuerySet(models.QuerySet):
+    def involving(self, member: Member) -> "KeepApartQuerySet":
+        return self.filter(Q(member_a=member) | Q(member_b=member))
+
 
 class KeepApart(models.Model):
     """Two members the seating never puts at the same table.
@@ -156,6 +305,8 @@ class KeepApart(models.Model):
     member_a = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
     member_b = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
     reason = models.CharField(max_length=200, blank=True)
+
+    objects = KeepApartQuerySet.as_manager()
 
     class Meta:
         verbose_name = "never seat together"
@@ -194,7 +345,7 @@ class KeepApart(models.Model):
         return self.member_b if member.pk == self.member_a_id else self.member_a
 
 
-class SessionClosed(Exception):
+class SessionClosed(Refused):
     """A change was asked of a closed session. The message is one sentence for the page."""
 
 
@@ -255,6 +406,44 @@ class Session(models.Model):
                 "Reopen it on the session's page if something needs correcting."
             )
 
+    # The buttons on a session's page: planned -> in play -> closed, and reopening a closed one.
+    MOVES = {
+        Status.PLANNED: [Status.IN_PLAY],
+        Status.IN_PLAY: [Status.CLOSED],
+        Status.CLOSED: [Status.IN_PLAY],
+    }
+
+    def moves(self) -> list[tuple[str, str]]:
+        """(status, label) of each status this session can be moved to from here."""
+        return [(status, self.Status(status).label) for status in self.MOVES[self.status]]
+
+    def move_to(self, status: str) -> None:
+        if status not in self.MOVES.get(self.status, []):
+            label = dict(self.Status.choices).get(status, status)
+            raise Refused(
+                f"This session is {self.get_status_display().lower()}; "
+                f"it cannot be set to “{label}” from here."
+            )
+        self.status = status
+        self.save(update_fields=["status"])
+
+    def next_week_date(self, today: datetime.date) -> datetime.date:
+        """A week after this session, same weekday. From the latest session, never in the
+        past: after a break the club starts again on the first such weekday from today."""
+        date = self.date + datetime.timedelta(days=7)
+        if date < today and not Session.objects.filter(club=self.club_id, date__gt=self.date):
+            date += datetime.timedelta(days=7 * -(-(today - date).days // 7))
+        return date
+
+    def create_next_week(self, today: datetime.date) -> tuple["Session", bool]:
+        """The session a week after this one (see `next_week_date`) at the same venue, and
+        whether it was created now. If it already exists it is returned unchanged, so a
+        double tap or a retry adds nothing."""
+        date = self.next_week_date(today)
+        return Session.objects.get_or_create(
+            club_id=self.club_id, date=date, defaults={"venue": self.venue}
+        )
+
     def check_in(self, member: "Member") -> "Attendance":
         """Mark `member` here (again, if they had left). Asking twice changes nothing.
         The caller holds the transaction; closed sessions are refused by the caller's
@@ -264,6 +453,72 @@ class Session(models.Model):
             attendance.left_at = None
             attendance.save(update_fields=["left_at"])
         return attendance
+
+    def set_present(self, member: "Member", present: bool) -> "Attendance | None":
+        """Mark the member here or not here. Asking twice for the same thing changes nothing.
+
+        Unticking someone before play starts removes the mistake; once play has started it
+        records that they left.
+        """
+        self.ensure_open("its attendance")
+        if member.club_id != self.club_id:
+            raise Refused("That person is not a member of this club.")
+        with transaction.atomic():
+            if present:
+                return self.check_in(member)
+            attendance = (
+                Attendance.objects.select_for_update().filter(session=self, member=member).first()
+            )
+            if attendance is None:
+                return None
+            if self.status == self.Status.PLANNED:
+                attendance.delete()
+                return None
+            if attendance.left_at is None:
+                attendance.left_at = timezone.now()
+                attendance.save(update_fields=["left_at"])
+            return attendance
+
+    def check_in_list(self) -> "MemberQuerySet":
+        """Who the check-in page lists: the active members, and anyone already recorded."""
+        return Member.objects.filter(
+            Q(club=self.club_id, is_active=True, is_guest=False) | Q(attendances__session=self)
+        ).distinct()
+
+    def check_in_rows(self) -> list["CheckInRow"]:
+        attendances = {a.member_id: a for a in self.attendances.all()}
+        members = self.check_in_list().order_by("table_name", "name")
+        return [CheckInRow(member, attendances.get(member.pk)) for member in members]
+
+    def check_in_row(self, member: "Member") -> "CheckInRow":
+        return CheckInRow(member, self.attendances.filter(member=member).first())
+
+    def attendance_counts(self) -> "AttendanceCounts":
+        listed = self.check_in_list().count()
+        present = self.attendances.filter(left_at__isnull=True).count()
+        return AttendanceCounts(present=present, absent=listed - present)
+
+
+@dataclass
+class CheckInRow:
+    """One name on the check-in page, with their attendance if they were checked in."""
+
+    member: Member
+    attendance: "Attendance | None"
+
+    @property
+    def present(self) -> bool:
+        return self.attendance is not None and self.attendance.left_at is None
+
+    @property
+    def left(self) -> bool:
+        return self.attendance is not None and self.attendance.left_at is not None
+
+
+@dataclass
+class AttendanceCounts:
+    present: int
+    absent: int
 
 
 class Attendance(models.Model):

@@ -6,7 +6,6 @@ staff so the Django admin works for them; the group carries the model permission
 
 from functools import wraps
 
-from django.contrib.auth.mixins import AccessMixin
 from django.contrib.auth.models import Group, Permission
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -54,16 +53,3 @@ def coordinator_required(view):
         return view(request, *args, **kwargs)
 
     return wrapper
-
-
-class CoordinatorRequiredMixin(AccessMixin):
-    """Class-based twin of coordinator_required."""
-
-    raise_exception = False
-
-    def dispatch(self, request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return self.handle_no_permission()
-        if not is_coordinator(request.user):
-            raise PermissionDenied("Only the club's coordinators can do this.")
-        return super().dispatch(request, *args, **kwargs)

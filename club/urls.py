@@ -1,4 +1,4 @@
-"""Members, sessions, attendance and seating (issue 4). Mounted under /club/."""
+"""Members, sessions, attendance and seating. Mounted under /club/."""
 
 from django.urls import path
 

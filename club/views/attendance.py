@@ -6,10 +6,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from club import selectors, services
 from club.forms import WalkInForm
-from club.models import Club, Member, Session
+from club.models import Club, Member, Refused, Session
 from club.roles import coordinator_required
+from club.walk_ins import SameNameMembers, check_in_walk_in
 
 
 def _session(pk: int) -> Session:
@@ -22,8 +22,8 @@ def _page(request, session, walk_in_form=None, same_name=None):
         "club/attendance/check_in.html",
         {
             "session": session,
-            "rows": selectors.check_in_rows(session),
-            "counts": selectors.attendance_counts(session),
+            "rows": session.check_in_rows(),
+            "counts": session.attendance_counts(),
             "walk_in_form": walk_in_form or WalkInForm(),
             "same_name": same_name or [],
         },
@@ -45,8 +45,8 @@ def set_attendance(request, pk, member_pk):
     present = request.POST.get("present") == "1"
     notice, is_error = "", False
     try:
-        services.set_present(session, member, present)
-    except services.ServiceError as error:
+        session.set_present(member, present)
+    except Refused as error:
         notice, is_error = str(error), True
     else:
         notice = f"{member.table_name} is {'here' if present else 'not here'}."
@@ -56,8 +56,8 @@ def set_attendance(request, pk, member_pk):
             "club/attendance/toggled.html",
             {
                 "session": session,
-                "row": selectors.check_in_row(session, member),
-                "counts": selectors.attendance_counts(session),
+                "row": session.check_in_row(member),
+                "counts": session.attendance_counts(),
                 "notice": notice,
                 "notice_is_error": is_error,
             },
@@ -74,21 +74,21 @@ def walk_in(request, pk):
     member_id = request.POST.get("member_id", "")
     if not form.is_valid():
         return _page(request, session, walk_in_form=form)
+    chosen = None
+    if member_id.isdigit():
+        chosen = session.club.members.filter(pk=int(member_id)).first()
+        if chosen is None:
+            form.add_error("name", "That member could not be found. Please type the name again.")
+            return _page(request, session, walk_in_form=form)
     try:
-        member, created = services.check_in_walk_in(
-            session,
-            form.cleaned_data["name"],
-            joining=form.cleaned_data["joining"],
-            member_id=int(member_id) if member_id.isdigit() else None,
+        member, created = check_in_walk_in(
+            session, form.cleaned_data["name"], joining=form.cleaned_data["joining"], member=chosen
         )
-    except services.SameNameMembers as error:
+    except SameNameMembers as error:
         form.add_error("name", str(error))
         return _page(request, session, walk_in_form=form, same_name=error.matches)
-    except services.ServiceError as error:
+    except Refused as error:
         form.add_error(None, str(error))
-        return _page(request, session, walk_in_form=form)
-    except Member.DoesNotExist:
-        form.add_error("name", "That member could not be found. Please type the name again.")
         return _page(request, session, walk_in_form=form)
     if not created:
         lapsed = "" if member.is_active else " (a lapsed member: reactivate them on their page)"

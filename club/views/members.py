@@ -5,9 +5,8 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from club import selectors, services
 from club.forms import KeepApartForm, MemberForm, MemberSearchForm
-from club.models import Club, Member
+from club.models import Club, Member, MemberHasPlayed, Refused
 from club.roles import coordinator_required
 
 
@@ -20,12 +19,7 @@ def member_list(request):
     club = Club.objects.current()
     search = MemberSearchForm(request.GET)
     q, show = search.values()
-    context = {
-        "search": search,
-        "q": q,
-        "show": show,
-        "members": selectors.search_members(club, q, show),
-    }
+    context = {"search": search, "q": q, "show": show, "members": club.members.search(q, show)}
     if request.htmx and request.htmx.target == "member-results":
         return render(request, "club/members/list.html#results", context)
     return render(request, "club/members/list.html", context)
@@ -36,7 +30,7 @@ def member_create(request):
     club = Club.objects.current()
     form = MemberForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
-        member = services.save_member(form)
+        member = form.save()
         messages.success(request, f"{member.name} is added to the club as “{member.table_name}”.")
         return redirect("club:member_detail", pk=member.pk)
     return render(request, "club/members/form.html", {"form": form, "member": None})
@@ -47,7 +41,7 @@ def member_edit(request, pk):
     member = _member(pk)
     form = MemberForm(request.POST or None, instance=member, club=member.club)
     if request.method == "POST" and form.is_valid():
-        member = services.save_member(form)
+        member = form.save()
         messages.success(request, f"{member.name}'s details are saved.")
         return redirect("club:member_detail", pk=member.pk)
     return render(request, "club/members/form.html", {"form": form, "member": member})
@@ -57,10 +51,10 @@ def _detail_context(member: Member, keep_apart_form: KeepApartForm | None = None
     attended = member.attendances.select_related("session").order_by("-session__date")
     return {
         "member": member,
-        "has_played": selectors.member_has_played(member),
+        "has_played": member.has_played,
         "sessions_attended": attended.count(),
         "last_attended": attended.first(),
-        "kept_apart": selectors.keep_aparts_for(member),
+        "kept_apart": member.keep_aparts(),
         "keep_apart_form": keep_apart_form or KeepApartForm(member=member),
     }
 
@@ -74,7 +68,7 @@ def member_detail(request, pk):
 @require_POST
 def member_retire(request, pk):
     member = _member(pk)
-    services.retire_member(member)
+    member.retire()
     messages.success(
         request,
         f"{member.table_name} is now marked as lapsed. Their results are kept; "
@@ -87,7 +81,7 @@ def member_retire(request, pk):
 @require_POST
 def member_reactivate(request, pk):
     member = _member(pk)
-    services.reactivate_member(member)
+    member.reactivate()
     messages.success(request, f"Welcome back: {member.table_name} is an active member again.")
     return redirect("club:member_detail", pk=member.pk)
 
@@ -95,17 +89,18 @@ def member_reactivate(request, pk):
 @coordinator_required
 def member_delete(request, pk):
     member = _member(pk)
-    has_played = selectors.member_has_played(member)
     if request.method == "POST":
         try:
-            services.delete_member(member)
-        except services.MemberHasPlayed as error:
+            member.delete_if_never_played()
+        except MemberHasPlayed as error:
             messages.error(request, str(error))
             return redirect("club:member_detail", pk=member.pk)
         messages.success(request, f"{member.name} is deleted.")
         return redirect("club:member_list")
     return render(
-        request, "club/members/confirm_delete.html", {"member": member, "has_played": has_played}
+        request,
+        "club/members/confirm_delete.html",
+        {"member": member, "has_played": member.has_played},
     )
 
 
@@ -128,15 +123,15 @@ def keep_apart_add(request, pk):
     form = KeepApartForm(request.POST, member=member)
     if not form.is_valid():
         return _keep_apart_response(request, member, form)
-    other = form.cleaned_data["other"]
     try:
-        services.add_keep_apart(member, other, form.cleaned_data["reason"])
-    except services.ServiceError as error:
+        pair = form.save()
+    except Refused as error:
         return _keep_apart_response(request, member, notice=str(error), notice_is_error=True)
     return _keep_apart_response(
         request,
         member,
-        notice=f"{member.table_name} and {other.table_name} will not be seated together.",
+        notice=f"{member.table_name} and {pair.other(member).table_name} "
+        "will not be seated together.",
     )
 
 
@@ -144,7 +139,7 @@ def keep_apart_add(request, pk):
 @require_POST
 def keep_apart_remove(request, pk, pair_pk):
     member = _member(pk)
-    other = services.remove_keep_apart(member, pair_pk)
+    other = member.remove_keep_apart(pair_pk)
     if other is None:
         notice = "That pair was already removed."
     else:

@@ -6,12 +6,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from club import selectors, services
 from club.forms import SessionForm
-from club.models import Club, Session
+from club.models import Club, Refused, Session, long_date
 from club.roles import coordinator_required
-
-# The seating pages may add a panel to a session's page by providing this template.
 
 
 def _session(pk: int) -> Session:
@@ -22,15 +19,16 @@ def _session(pk: int) -> Session:
 def session_list(request):
     club = Club.objects.current()
     today = timezone.localdate()
-    latest = selectors.latest_session(club)
+    latest = club.sessions.order_by("-date").first()
+    sessions = club.sessions.with_present_count()
     return render(
         request,
         "club/sessions/list.html",
         {
-            "upcoming": selectors.upcoming_sessions(club, today),
-            "past": selectors.past_sessions(club, today)[:52],
+            "upcoming": sessions.upcoming(today),
+            "past": sessions.past(today)[:52],
             "latest": latest,
-            "next_date": services.next_session_date(latest, today) if latest else None,
+            "next_date": latest.next_week_date(today) if latest else None,
         },
     )
 
@@ -38,12 +36,12 @@ def session_list(request):
 @coordinator_required
 def session_create(request):
     club = Club.objects.current()
-    latest = selectors.latest_session(club)
+    latest = club.sessions.order_by("-date").first()
     initial = {"date": timezone.localdate(), "venue": latest.venue if latest else ""}
     form = SessionForm(request.POST or None, club=club, initial=initial)
     if request.method == "POST" and form.is_valid():
         session = form.save()
-        messages.success(request, f"The session on {services.nice_date(session.date)} is added.")
+        messages.success(request, f"The session on {long_date(session.date)} is added.")
         return redirect("club:session_detail", pk=session.pk)
     return render(request, "club/sessions/form.html", {"form": form, "session": None})
 
@@ -54,7 +52,7 @@ def session_edit(request, pk):
     form = SessionForm(request.POST or None, instance=session, club=session.club)
     if request.method == "POST" and form.is_valid():
         session = form.save()
-        messages.success(request, f"The session on {services.nice_date(session.date)} is saved.")
+        messages.success(request, f"The session on {long_date(session.date)} is saved.")
         return redirect("club:session_detail", pk=session.pk)
     return render(request, "club/sessions/form.html", {"form": form, "session": session})
 
@@ -65,14 +63,7 @@ def session_detail(request, pk):
     return render(
         request,
         "club/sessions/detail.html",
-        {
-            "session": session,
-            "counts": selectors.attendance_counts(session),
-            "moves": [
-                (status, Session.Status(status).label)
-                for status in services.STATUS_MOVES[session.status]
-            ],
-        },
+        {"session": session, "counts": session.attendance_counts(), "moves": session.moves()},
     )
 
 
@@ -81,22 +72,22 @@ def session_detail(request, pk):
 def session_next(request):
     """Next week's session, a week after the session posted as `from` (or the latest)."""
     club = Club.objects.current()
-    source = None
     if request.POST.get("from", "").isdigit():
         source = get_object_or_404(Session, pk=request.POST["from"], club=club)
-    try:
-        session = services.create_next_session(club, source)
-    except services.SessionExists as error:
-        date = services.next_session_date(
-            source or selectors.latest_session(club), timezone.localdate()
-        )
-        existing = Session.objects.get(club=club, date=date)
-        messages.info(request, f"{error} Nothing new was added; here it is.")
-        return redirect("club:session_detail", pk=existing.pk)
-    except services.ServiceError as error:
-        messages.error(request, str(error))
+    else:
+        source = club.sessions.order_by("-date").first()
+    if source is None:
+        messages.error(request, "There is no session yet to copy. Please add the first one.")
         return redirect("club:session_list")
-    messages.success(request, f"Next week's session is added: {services.nice_date(session.date)}.")
+    session, created = source.create_next_week(timezone.localdate())
+    if created:
+        messages.success(request, f"Next week's session is added: {long_date(session.date)}.")
+    else:
+        messages.info(
+            request,
+            f"There is already a session on {long_date(session.date)}. "
+            "Nothing new was added; here it is.",
+        )
     return redirect("club:session_detail", pk=session.pk)
 
 
@@ -112,8 +103,8 @@ def session_status(request, pk):
     session = _session(pk)
     was_closed = session.is_closed
     try:
-        services.move_session(session, request.POST.get("status", ""))
-    except services.ServiceError as error:
+        session.move_to(request.POST.get("status", ""))
+    except Refused as error:
         messages.error(request, str(error))
     else:
         if was_closed:

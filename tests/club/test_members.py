@@ -376,3 +376,16 @@ def test_keep_apart_pairs_are_stored_once_in_order(club):
     low, high = sorted([a, b], key=lambda m: m.pk)
     with pytest.raises(IntegrityError), transaction.atomic():
         KeepApart.objects.bulk_create([KeepApart(club=club, member_a=high, member_b=low)])
+
+
+def test_member_form_save_writes_the_new_login_with_the_member_or_not_at_all(club):
+    from club.forms import MemberForm
+
+    form = MemberForm(
+        member_form(login="new", username="edith", password="red-dragon-pung-42"), club=club
+    )
+    assert form.is_valid(), form.errors
+    MemberFactory(club=club, table_name="Edith")  # taken between checking and saving
+    with pytest.raises(IntegrityError):
+        form.save()
+    assert not get_user_model().objects.filter(username="edith").exists()

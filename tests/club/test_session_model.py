@@ -4,8 +4,8 @@ import datetime
 
 import pytest
 
-from club.models import Attendance, Session, SessionClosed
-from tests.factories import MemberFactory, SessionFactory
+from club.models import Attendance, Refused, Session, SessionClosed
+from tests.factories import ClubFactory, MemberFactory, SessionFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -44,3 +44,66 @@ def test_check_in_is_idempotent_and_brings_a_leaver_back():
     again = session.check_in(member)
     assert again.pk == first.pk and again.left_at is None
     assert Attendance.objects.filter(session=session, member=member).count() == 1
+
+
+def test_moves_offer_the_next_status_and_move_to_refuses_skipping():
+    session = SessionFactory()
+    assert session.moves() == [("in_play", "In play")]
+    with pytest.raises(Refused, match="cannot be set to “Closed” from here"):
+        session.move_to(Session.Status.CLOSED)
+    session.move_to(Session.Status.IN_PLAY)
+    session.move_to(Session.Status.CLOSED)
+    assert Session.objects.get(pk=session.pk).is_closed
+    assert session.moves() == [("in_play", "In play")]
+
+
+def test_next_week_date_is_a_week_on_or_the_first_such_weekday_from_today():
+    thursday = SessionFactory(date=datetime.date(2026, 3, 5))
+    assert thursday.next_week_date(datetime.date(2026, 3, 1)) == datetime.date(2026, 3, 12)
+    assert thursday.next_week_date(datetime.date(2026, 4, 20)) == datetime.date(2026, 4, 23)
+    # Not the latest session: the week after it, even in the past.
+    SessionFactory(club=thursday.club, date=datetime.date(2026, 3, 19))
+    assert thursday.next_week_date(datetime.date(2026, 4, 20)) == datetime.date(2026, 3, 12)
+
+
+def test_create_next_week_twice_gives_the_same_session():
+    thursday = SessionFactory(date=datetime.date(2026, 3, 5), venue="Library")
+    today = datetime.date(2026, 3, 5)
+    first, created = thursday.create_next_week(today)
+    again, created_again = thursday.create_next_week(today)
+    assert created and not created_again and again == first
+    assert (first.date, first.venue) == (datetime.date(2026, 3, 12), "Library")
+    assert Session.objects.count() == 2
+
+
+def test_set_present_before_play_removes_and_after_start_records_leaving():
+    session = SessionFactory()
+    member = MemberFactory(club=session.club)
+    session.set_present(member, True)
+    assert session.set_present(member, False) is None
+    assert not Attendance.objects.exists()
+    session.move_to(Session.Status.IN_PLAY)
+    session.set_present(member, True)
+    assert session.set_present(member, False).left_at is not None
+    session.move_to(Session.Status.CLOSED)
+    with pytest.raises(SessionClosed, match="its attendance can no longer change"):
+        session.set_present(member, True)
+
+
+def test_set_present_refuses_another_clubs_member():
+    session = SessionFactory()
+    stranger = MemberFactory(club=ClubFactory(name="Other club"))
+    with pytest.raises(Refused, match="not a member of this club"):
+        session.set_present(stranger, True)
+
+
+def test_check_in_rows_list_active_members_and_anyone_recorded():
+    session = SessionFactory()
+    active = MemberFactory(club=session.club, table_name="A")
+    lapsed = MemberFactory(club=session.club, table_name="B", is_active=False)
+    MemberFactory(club=session.club, table_name="C", is_guest=True)
+    session.check_in(lapsed)
+    rows = session.check_in_rows()
+    assert [(row.member, row.present) for row in rows] == [(active, False), (lapsed, True)]
+    counts = session.attendance_counts()
+    assert (counts.present, counts.absent) == (1, 1)
