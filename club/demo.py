@@ -118,6 +118,15 @@ def demo_season_of_seating(club: Club, rng: random.Random) -> None:
 DEMO_STEPS.append(demo_season_of_seating)
 
 
+def demo_evenings_of_play(club: Club, rng: random.Random) -> None:
+    from games.demo import demo_evenings
+
+    demo_evenings(club, rng)
+
+
+DEMO_STEPS.append(demo_evenings_of_play)
+
+
 def database_is_empty() -> bool:
     return not Club.objects.exists() and not get_user_model().objects.exists()
 

@@ -39,3 +39,31 @@ def test_demo_is_loaded_only_into_an_empty_database(db, capsys):
         assert "already has data" in str(error)
     else:
         raise AssertionError("demo without --if-empty must refuse a non-empty database")
+
+
+def test_demo_past_evenings_were_played_and_tonight_can_be(db):
+    from club.seating.changes import make_seating, publish  # noqa: F401 - see below
+
+    from club.models import Session
+    from games.models import Match
+    from games.start import start_play
+    from scoring.models import Hand
+    from scoring.recording import record_draw
+
+    call_command("demo", "--if-empty")
+    past = Session.objects.filter(status=Session.Status.CLOSED)
+    assert past.exists()
+    for session in past:
+        matches = list(Match.objects.filter(session=session))
+        assert len(matches) == session.seating.tables.count()
+        for match in matches:
+            assert match.ending
+            assert match.hands.exists()
+            assert sum(match.tallies()) == match.starting_tally * match.chair_count
+    assert Hand.objects.exclude(winner=None).filter(total__gt=0).exists()
+    tonight = Session.objects.get(status=Session.Status.PLANNED)
+    make_seating(tonight)
+    publish(tonight)
+    match = start_play(tonight)[0]
+    record_draw(match, 1)
+    assert match.replay()[-1].hand == 2
