@@ -42,9 +42,8 @@ def test_demo_is_loaded_only_into_an_empty_database(db, capsys):
 
 
 def test_demo_past_evenings_were_played_and_tonight_can_be(db):
-    from club.seating.changes import make_seating, publish  # noqa: F401 - see below
-
     from club.models import Session
+    from club.seating.changes import make_seating
     from games.models import Match
     from games.start import start_play
     from scoring.models import Hand
@@ -62,8 +61,8 @@ def test_demo_past_evenings_were_played_and_tonight_can_be(db):
             assert sum(match.tallies()) == match.starting_tally * match.chair_count
     assert Hand.objects.exclude(winner=None).filter(total__gt=0).exists()
     tonight = Session.objects.get(status=Session.Status.PLANNED)
-    make_seating(tonight)
-    publish(tonight)
+    plan, _ = make_seating(tonight)
+    plan.publish()
     match = start_play(tonight)[0]
     record_draw(match, 1)
     assert match.replay()[-1].hand == 2

@@ -15,12 +15,18 @@ import random
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from club.models import Attendance, Member, Seat, SeatingPlan, SeatingTable, Session, new_rng_seed
 from club.seating import planner
 from club.seating.load import as_player, plan_of, room, saved_seating
 from club.seating.planner import SeatingError
+
+# Sent inside the transaction whenever a plan's tables were saved (sender: SeatingPlan,
+# with `plan`), so play at the tables can follow a late arrival or a leaver without the
+# seating knowing about matches.
+tables_changed = Signal()
 
 
 @dataclass
@@ -99,6 +105,7 @@ def _save_tables(plan: SeatingPlan, seating: planner.Seating) -> None:
             table.locked = number in seating.locked
             table.save(update_fields=["locked"])
     plan.save(update_fields=["updated"])
+    tables_changed.send(sender=SeatingPlan, plan=plan)
 
 
 def _plan_room(session: Session, plan: SeatingPlan | None, seed: int) -> planner.Seating:
