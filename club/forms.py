@@ -211,7 +211,7 @@ class MemberForm(forms.ModelForm):
             if clash.exists():
                 raise forms.ValidationError(
                     f"Another member is already called “{table_name}” at the table. "
-                    "Please choose a different table name, e.g. add an initial."
+                    "Please choose a different name at the table, e.g. add an initial."
                 )
         return table_name
 

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import IntegrityError, models, transaction
 from django.db.models import F, ProtectedError, Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -124,8 +125,9 @@ class MemberQuerySet(models.QuerySet):
     SHOW_ACTIVE, SHOW_LAPSED, SHOW_GUESTS, SHOW_ALL = "active", "lapsed", "guests", "all"
 
     def search(self, q: str = "", show: str = SHOW_ACTIVE) -> "MemberQuerySet":
-        """Members matching every word of `q` (in the name, table name, email or phone),
-        filtered by status, with `sessions_attended` counted for the list."""
+        """Members matching every word of `q` (in the name, name at the table, email or
+        phone), filtered by status, with `sessions_attended` counted for the list, A to Z by
+        full name."""
         members = self
         if show == self.SHOW_ACTIVE:
             members = members.filter(is_active=True, is_guest=False)
@@ -140,8 +142,10 @@ class MemberQuerySet(models.QuerySet):
                 | Q(email__icontains=word)
                 | Q(phone__icontains=word)
             )
-        return members.select_related("user").annotate(
-            sessions_attended=models.Count("attendances", distinct=True)
+        return (
+            members.select_related("user")
+            .annotate(sessions_attended=models.Count("attendances", distinct=True))
+            .order_by(Lower("name"), "pk")
         )
 
     def named(self, name: str) -> "MemberQuerySet":
@@ -179,7 +183,7 @@ class Member(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
     name = models.CharField("full name", max_length=120)
     table_name = models.CharField(
-        "name shown at the table", max_length=40, help_text="Short name, e.g. first name."
+        "name at the table", max_length=40, help_text="Short name, e.g. first name."
     )
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)

@@ -34,6 +34,11 @@ class Migration(migrations.Migration):
             field=models.PositiveSmallIntegerField(blank=True, help_text='For a member who needs a particular table (e.g. near the door). Usually empty.', null=True, validators=[django.core.validators.MinValueValidator(1, 'Table numbers go from 1 to 99.'), django.core.validators.MaxValueValidator(99, 'Table numbers go from 1 to 99.')], verbose_name='always at table'),
         ),
         migrations.AlterField(
+            model_name='member',
+            name='table_name',
+            field=models.CharField(help_text='Short name, e.g. first name.', max_length=40, verbose_name='name at the table'),
+        ),
+        migrations.AlterField(
             model_name='session',
             name='date',
             field=models.DateField(validators=[django.core.validators.MinValueValidator(datetime.date(2000, 1, 1), 'Please choose a date from 1 January 2000 to 31 December 2099.'), django.core.validators.MaxValueValidator(datetime.date(2099, 12, 31), 'Please choose a date from 1 January 2000 to 31 December 2099.')]),

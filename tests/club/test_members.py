@@ -475,3 +475,25 @@ def test_fixed_table_range_is_also_kept_by_the_database(club, margaret):
         with pytest.raises(IntegrityError), transaction.atomic():
             Member.objects.filter(pk=margaret.pk).update(fixed_table=table)
     Member.objects.filter(pk=margaret.pk).update(fixed_table=99)
+
+
+def test_list_is_in_a_to_z_order_of_full_name(coordinator_client, club):
+    for name, table in [("zoe Adams", "A"), ("Brian Oakes", "Z"), ("alice Young", "M")]:
+        MemberFactory(club=club, name=name, table_name=table)
+    response = coordinator_client.get(reverse("club:member_list"))
+    assert [m.name for m in response.context["members"]] == [
+        "alice Young",
+        "Brian Oakes",
+        "zoe Adams",
+    ]
+
+
+def test_the_short_name_is_called_name_at_the_table(coordinator_client, club, margaret):
+    pages = [
+        coordinator_client.get(reverse("club:member_list")).content.decode(),
+        coordinator_client.get(reverse("club:member_add")).content.decode(),
+        coordinator_client.get(reverse("club:member_detail", args=[margaret.pk])).content.decode(),
+    ]
+    for page in pages:
+        assert "Name at the table" in page
+        assert "Table name" not in page and "table name" not in page

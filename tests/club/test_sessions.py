@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from club.models import Club, Session
-from tests.factories import CoordinatorFactory, SessionFactory
+from tests.factories import CoordinatorFactory, MemberFactory, SessionFactory
 
 THURSDAY = datetime.date(2026, 3, 5)
 
@@ -335,3 +335,14 @@ def test_season_start_is_safe_at_the_ends_of_the_calendar(club, season_start, da
     club.season_start = season_start
     start = club.season_start_for(day)
     assert start <= day and (day - start).days < 366
+
+
+def test_make_the_seating_for_a_session_in_year_one_does_not_crash(coordinator_client, club):
+    # Such a session can only come from before dates were checked, or from the admin.
+    club.season_start = datetime.date(2024, 9, 1)
+    club.save()
+    session = SessionFactory(club=club, date=datetime.date.min)
+    for _ in range(8):
+        session.check_in(MemberFactory(club=club))
+    response = coordinator_client.post(reverse("club:seating_make", args=[session.pk]))
+    assert response.status_code in (200, 302)
