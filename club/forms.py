@@ -1,11 +1,13 @@
+import uuid
+
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from scoring.rules import club_options, get_ruleset, validate_club_rules
 
-from .models import Club, KeepApart, Member, Session, long_date
+from .models import TABLE_RANGE_MESSAGE, Club, KeepApart, Member, Session, long_date
 
 OPTION_PREFIX = "option_"
 VALUE_PREFIX = "value_"
@@ -113,6 +115,12 @@ class MemberForm(forms.ModelForm):
 
     Coordinators often make a login for a member: pick an existing login that belongs to
     nobody, or type a username and a first password to create one.
+
+    Adding is idempotent: the add form carries a one-time token that is stored on the member
+    it creates (under a unique constraint). Posting the same form again, after a double tap
+    or a retry, finds that member (`already_added`) instead of adding a second or answering
+    "name taken". A token rather than natural keys, because two real people may share every
+    detail the form asks for.
     """
 
     LOGIN_KEEP = "keep"
@@ -148,6 +156,7 @@ class MemberForm(forms.ModelForm):
         widget=forms.PasswordInput(render_value=True),
         help_text="Tell the member; they can change it under Password.",
     )
+    form_token = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     class Meta:
         model = Member
@@ -172,13 +181,23 @@ class MemberForm(forms.ModelForm):
         help_texts = {
             "table_name": "Short name shown at the table, e.g. first name. Must be unique."
         }
+        # The model refuses 0 and too large; this is the form field's own check for < 0.
+        error_messages = {"fixed_table": {"min_value": TABLE_RANGE_MESSAGE}}
 
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
         self.instance.club = club
+        self.already_added: Member | None = None
+        if self.instance.pk:
+            del self.fields["form_token"]
+        else:
+            self.fields["form_token"].initial = uuid.uuid4
         self.fields["table_name"].required = False
-        self.fields["fixed_table"].widget.attrs.update({"min": 1, "inputmode": "numeric"})
+        self.fields["fixed_table"].widget.attrs.update(
+            {"min": 1, "max": Member._meta.get_field("fixed_table").validators[1].limit_value}
+        )
+        self.fields["fixed_table"].widget.attrs["inputmode"] = "numeric"
         current = self.instance.user if self.instance.pk else None
         choices = []
         if current is not None:
@@ -205,15 +224,9 @@ class MemberForm(forms.ModelForm):
             if clash.exists():
                 raise forms.ValidationError(
                     f"Another member is already called “{table_name}” at the table. "
-                    "Please choose a different table name, e.g. add an initial."
+                    "Please choose a different name at the table, e.g. add an initial."
                 )
         return table_name
-
-    def clean_fixed_table(self):
-        number = self.cleaned_data.get("fixed_table")
-        if number is not None and number < 1:
-            raise forms.ValidationError("Table numbers start at 1.")
-        return number
 
     def clean(self):
         cleaned = super().clean()
@@ -245,11 +258,43 @@ class MemberForm(forms.ModelForm):
                     self.add_error("password", error)
         return cleaned
 
-    @transaction.atomic
+    def full_clean(self):
+        # A form posted again after it added its member is that member, whatever else it
+        # says now (the name and username it chose are taken, by that very member).
+        self.already_added = self._added_with_this_token()
+        if self.already_added is None:
+            super().full_clean()
+        else:
+            self._errors, self.cleaned_data = forms.utils.ErrorDict(), {}
+
+    def _added_with_this_token(self) -> Member | None:
+        if not self.is_bound or "form_token" not in self.fields:
+            return None
+        try:
+            token = self.fields["form_token"].clean(self["form_token"].data)
+        except forms.ValidationError:
+            return None
+        return Member.objects.filter(form_token=token, club=self.club).first() if token else None
+
     def save(self) -> Member:
         """Save the member with the login chosen: kept, removed, an existing one linked, or
-        a new one created. The login is written with the member or not at all."""
+        a new one created. The login is written with the member or not at all. The same
+        add form posted twice at once saves one member; the other post gets `already_added`."""
+        if self.already_added is not None:
+            return self.already_added
+        try:
+            return self._save_with_login()
+        except IntegrityError:
+            self.already_added = self._added_with_this_token()
+            if self.already_added is None:
+                raise
+            return self.already_added
+
+    @transaction.atomic
+    def _save_with_login(self) -> Member:
         member = super().save(commit=False)
+        if "form_token" in self.fields:
+            member.form_token = self.cleaned_data.get("form_token")
         action = self.cleaned_data["login"]
         if action == self.LOGIN_NONE:
             member.user = None
@@ -302,17 +347,26 @@ class KeepApartForm(forms.Form):
         self.member = member
         already = KeepApart.objects.involving(member)
         paired = {ka.member_a_id for ka in already} | {ka.member_b_id for ka in already}
-        self.fields["other"].queryset = (
-            Member.objects.filter(club_id=member.club_id, is_active=True)
-            .exclude(pk=member.pk)
-            .exclude(pk__in=paired)
-        )
+        others = Member.objects.filter(club_id=member.club_id, is_active=True).exclude(pk=member.pk)
+        # The list offers those not yet kept apart; a pair posted again (a double tap, a
+        # retry) is still accepted and answered with the pair that exists.
+        self.fields["other"].queryset = others
+        self.fields["other"].widget.choices = forms.ModelChoiceField(
+            queryset=others.exclude(pk__in=paired), empty_label=self.fields["other"].empty_label
+        ).choices
 
     def save(self) -> KeepApart:
         return self.member.keep_apart_from(self.cleaned_data["other"], self.cleaned_data["reason"])
 
 
 class SessionForm(forms.ModelForm):
+    """A session's date, venue, notes and status.
+
+    Adding is idempotent on the session's natural key, its date: the same details posted
+    again (a double tap, a retry) are the session already there (`already_added`). Other
+    details on a taken date are a clash the coordinator must resolve.
+    """
+
     class Meta:
         model = Session
         fields = ["date", "venue", "notes", "status"]
@@ -326,17 +380,64 @@ class SessionForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.club = club
         self.instance.club = club
+        self.already_added: Session | None = None
 
-    def clean_date(self):
-        date = self.cleaned_data["date"]
-        clash = Session.objects.filter(club=self.club, date=date)
-        if self.instance.pk:
-            clash = clash.exclude(pk=self.instance.pk)
-        if clash.exists():
-            raise forms.ValidationError(
-                f"There is already a session on {long_date(date)}. Please choose another date."
+    def clean(self):
+        cleaned = super().clean()
+        date = cleaned.get("date")
+        if date is None:
+            return cleaned
+        clash = Session.objects.filter(club=self.club, date=date).exclude(pk=self.instance.pk)
+        clash = clash.first()
+        if clash is None:
+            return cleaned
+        same = all(cleaned.get(field) == getattr(clash, field) for field in self.Meta.fields)
+        if same and not self.instance.pk:
+            self.already_added = clash
+        else:
+            self.add_error(
+                "date",
+                f"There is already a session on {long_date(date)}. Please choose another date.",
             )
-        return date
+        return cleaned
+
+    def save(self, commit: bool = True) -> Session:
+        if self.already_added is not None:
+            return self.already_added
+        try:
+            with transaction.atomic():
+                return super().save(commit)
+        except IntegrityError:  # the same session added at the same moment
+            if self.instance.pk is None or not commit:
+                raise
+            self.already_added = Session.objects.filter(
+                club=self.club, date=self.cleaned_data["date"]
+            ).first()
+            if self.already_added is None:
+                raise
+            return self.already_added
+
+
+class NextWeekForm(forms.Form):
+    """The "Create next week's session" button: it posts the session the new one follows
+    (as `from`), so a retry names the same date instead of a week after the new one."""
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        sessions = club.sessions.all()
+        refusal = (
+            "That session could not be found. Please use the “Create next week's session” "
+            "button on the sessions list or on a session's page."
+        )
+        if not sessions.exists():
+            refusal = "There is no session yet to copy. Please add the first one."
+        self.fields["from"] = forms.ModelChoiceField(
+            queryset=sessions,
+            error_messages={"required": refusal, "invalid_choice": refusal},
+        )
+
+    def error_message(self) -> str:
+        return " ".join(error for errors in self.errors.values() for error in errors)
 
 
 class WalkInForm(forms.Form):
@@ -347,6 +448,20 @@ class WalkInForm(forms.Form):
         help_text="If they are already a member we find them by name and check them in.",
     )
     joining = forms.BooleanField(label="Joining the club today (not just visiting)", required=False)
+    # Set by the "Which one is here?" buttons when several members share the name.
+    member_id = forms.ModelChoiceField(
+        label="The member chosen",
+        queryset=Member.objects.none(),
+        required=False,
+        widget=forms.HiddenInput,
+        error_messages={
+            "invalid_choice": "That member could not be found. Please type the name again."
+        },
+    )
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["member_id"].queryset = club.members.all()
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())

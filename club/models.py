@@ -6,8 +6,10 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import IntegrityError, models, transaction
 from django.db.models import F, ProtectedError, Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -83,6 +85,8 @@ class Club(models.Model):
             return datetime.date(date.year, 1, 1)
         start = _same_day_in_year(self.season_start, date.year)
         if start > date:
+            if date.year == datetime.MINYEAR:  # that season began before the calendar does
+                return datetime.date.min
             start = _same_day_in_year(self.season_start, date.year - 1)
         return start
 
@@ -92,6 +96,17 @@ def _same_day_in_year(day: datetime.date, year: int) -> datetime.date:
         return day.replace(year=year)
     except ValueError:  # 29 February in a year that has none
         return datetime.date(year, 2, 28)
+
+
+# The dates a session may have. Wide enough for any club's records; narrow enough that date
+# arithmetic (next week, seasons) never leaves the calendar and a typing slip is caught.
+FIRST_SESSION_DATE = datetime.date(2000, 1, 1)
+LAST_SESSION_DATE = datetime.date(2099, 12, 31)
+SESSION_DATES_MESSAGE = "Please choose a date from 1 January 2000 to 31 December 2099."
+
+# Tables are numbered from 1; no club hall holds a hundred tables.
+LAST_TABLE = 99
+TABLE_RANGE_MESSAGE = f"Table numbers go from 1 to {LAST_TABLE}."
 
 
 def long_date(date: datetime.date) -> str:
@@ -111,8 +126,9 @@ class MemberQuerySet(models.QuerySet):
     SHOW_ACTIVE, SHOW_LAPSED, SHOW_GUESTS, SHOW_ALL = "active", "lapsed", "guests", "all"
 
     def search(self, q: str = "", show: str = SHOW_ACTIVE) -> "MemberQuerySet":
-        """Members matching every word of `q` (in the name, table name, email or phone),
-        filtered by status, with `sessions_attended` counted for the list."""
+        """Members matching every word of `q` (in the name, name at the table, email or
+        phone), filtered by status, with `sessions_attended` counted for the list, A to Z by
+        full name."""
         members = self
         if show == self.SHOW_ACTIVE:
             members = members.filter(is_active=True, is_guest=False)
@@ -127,8 +143,10 @@ class MemberQuerySet(models.QuerySet):
                 | Q(email__icontains=word)
                 | Q(phone__icontains=word)
             )
-        return members.select_related("user").annotate(
-            sessions_attended=models.Count("attendances", distinct=True)
+        return (
+            members.select_related("user")
+            .annotate(sessions_attended=models.Count("attendances", distinct=True))
+            .order_by(Lower("name"), "pk")
         )
 
     def named(self, name: str) -> "MemberQuerySet":
@@ -166,7 +184,7 @@ class Member(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
     name = models.CharField("full name", max_length=120)
     table_name = models.CharField(
-        "name shown at the table", max_length=40, help_text="Short name, e.g. first name."
+        "name at the table", max_length=40, help_text="Short name, e.g. first name."
     )
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
@@ -186,12 +204,19 @@ class Member(models.Model):
         "always at table",
         null=True,
         blank=True,
+        validators=[
+            MinValueValidator(1, TABLE_RANGE_MESSAGE),
+            MaxValueValidator(LAST_TABLE, TABLE_RANGE_MESSAGE),
+        ],
         help_text="For a member who needs a particular table (e.g. near the door). Usually empty.",
     )
     is_guest = models.BooleanField(
         "guest", default=False, help_text="A visitor added on the day, not (yet) a member."
     )
     notes = models.TextField(blank=True)
+    # The one-time token of the "Add a member" form that created this member: the same form
+    # posted again (a double tap, a retry) finds this member instead of adding a second.
+    form_token = models.UUIDField(null=True, blank=True, unique=True, editable=False)
 
     objects = MemberQuerySet.as_manager()
 
@@ -200,6 +225,11 @@ class Member(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["club", "table_name"], name="unique_table_name_per_club"
+            ),
+            models.CheckConstraint(
+                condition=Q(fixed_table__isnull=True)
+                | Q(fixed_table__gte=1, fixed_table__lte=LAST_TABLE),
+                name="fixed_table_in_range",
             ),
         ]
 
@@ -258,33 +288,34 @@ class Member(models.Model):
         return sorted(pairs, key=lambda pair: pair.partner.table_name.lower())
 
     def keep_apart_from(self, other: "Member", reason: str = "") -> "KeepApart":
-        """Never seat this member with `other`. Refuses themselves, another club's member,
-        and a pair that already exists."""
+        """Never seat this member with `other`. Refuses themselves and another club's
+        member. If the two are already kept apart that pair is returned as it is, so asking
+        twice (a double tap, a retry, from either member's page) keeps one pair."""
         if other.pk == self.pk:
             raise Refused("A member cannot be kept apart from themselves.")
         if other.club_id != self.club_id:
             raise Refused(f"{other.table_name} is not a member of this club.")
-        pair = KeepApart(club_id=self.club_id, member_a=self, member_b=other, reason=reason)
+        low, high = sorted([self, other], key=lambda member: member.pk)
+        existing = KeepApart.objects.filter(member_a=low, member_b=high)
+        pair = existing.first()
+        if pair is not None:
+            return pair
         try:
             with transaction.atomic():
-                pair.save()
-        except IntegrityError as error:
-            raise Refused(
-                f"{self.table_name} and {other.table_name} are already kept apart."
-            ) from error
-        return pair
+                return KeepApart.objects.create(
+                    club_id=self.club_id, member_a=low, member_b=high, reason=reason
+                )
+        except IntegrityError:  # the same pair added at the same moment
+            return existing.get()
 
     def remove_keep_apart(self, pair_pk: int) -> "Member | None":
         """Remove one of this member's pairs; returns the other member, or None if the
-        pair is already gone."""
-        pair = (
-            KeepApart.objects.involving(self)
-            .filter(pk=pair_pk)
-            .select_related("member_a", "member_b")
-            .first()
-        )
+        pair is already gone. A pair between two other members is refused, unchanged."""
+        pair = KeepApart.objects.filter(pk=pair_pk).select_related("member_a", "member_b").first()
         if pair is None:
             return None
+        if self.pk not in (pair.member_a_id, pair.member_b_id):
+            raise Refused(f"That pair is not one of {self.table_name}'s, so nothing was changed.")
         other = pair.other(self)
         pair.delete()
         return other
@@ -377,7 +408,12 @@ class Session(models.Model):
         CLOSED = "closed", "Closed"
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="sessions")
-    date = models.DateField()
+    date = models.DateField(
+        validators=[
+            MinValueValidator(FIRST_SESSION_DATE, SESSION_DATES_MESSAGE),
+            MaxValueValidator(LAST_SESSION_DATE, SESSION_DATES_MESSAGE),
+        ]
+    )
     venue = models.CharField(max_length=120, blank=True)
     notes = models.TextField(blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
@@ -428,19 +464,37 @@ class Session(models.Model):
         self.status = status
         self.save(update_fields=["status"])
 
-    def next_week_date(self, today: datetime.date) -> datetime.date:
-        """A week after this session, same weekday. From the latest session, never in the
-        past: after a break the club starts again on the first such weekday from today."""
-        date = self.date + datetime.timedelta(days=7)
-        if date < today and not Session.objects.filter(club=self.club_id, date__gt=self.date):
-            date += datetime.timedelta(days=7 * -(-(today - date).days // 7))
+    def next_week_date(self, today: datetime.date) -> datetime.date | None:
+        """A week after this session, same weekday, or None if that falls outside the
+        dates a session may have.
+
+        After a break (no session between this one and today) it is never in the past: the
+        club starts again on the first such weekday from today. Sessions from today on do
+        not change the answer, so asking again after it was created names the same date.
+        """
+        week = datetime.timedelta(days=7)
+        if self.date > LAST_SESSION_DATE - week:
+            return None
+        date = self.date + week
+        if date < today:
+            between = Session.objects.filter(club=self.club_id, date__gt=self.date, date__lt=today)
+            if not between.exists():
+                date += week * -(-(today - date).days // 7)
+        if not FIRST_SESSION_DATE <= date <= LAST_SESSION_DATE:
+            return None
         return date
 
     def create_next_week(self, today: datetime.date) -> tuple["Session", bool]:
         """The session a week after this one (see `next_week_date`) at the same venue, and
         whether it was created now. If it already exists it is returned unchanged, so a
-        double tap or a retry adds nothing."""
+        double tap, a retry or twenty taps at once add one session."""
         date = self.next_week_date(today)
+        if date is None:
+            raise Refused(
+                f"A week after {long_date(self.date)} is outside the dates the app takes "
+                "(1 January 2000 to 31 December 2099), so no session was added. "
+                "Please correct this session's date."
+            )
         return Session.objects.get_or_create(
             club_id=self.club_id, date=date, defaults={"venue": self.venue}
         )

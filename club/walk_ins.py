@@ -1,7 +1,7 @@
 """Checking in someone typed at the door: finding or creating their member record and
 checking them in is one write across two models, so it lives here rather than on either."""
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from .models import Club, Member, Refused, Session, long_date
 
@@ -36,14 +36,25 @@ def check_in_walk_in(
             if matches:
                 member = matches[0]
             else:
-                member = Member.objects.create(
-                    club=club,
-                    name=name,
-                    table_name=club.members.free_table_name(name),
-                    is_guest=not joining,
-                    experience=Member.Experience.BEGINNER,
-                    notes="" if joining else f"Guest at the session of {long_date(session.date)}.",
-                )
-                created = True
+                member, created = _add_walk_in(session, name, joining)
         session.set_present(member, True)
     return member, created
+
+
+def _add_walk_in(session: Session, name: str, joining: bool) -> tuple[Member, bool]:
+    club = session.club
+    try:
+        with transaction.atomic():
+            return Member.objects.create(
+                club=club,
+                name=name,
+                table_name=club.members.free_table_name(name),
+                is_guest=not joining,
+                experience=Member.Experience.BEGINNER,
+                notes="" if joining else f"Guest at the session of {long_date(session.date)}.",
+            ), True
+    except IntegrityError:  # the same walk-in posted twice at once: the other post added them
+        member = club.members.named(name).first()
+        if member is None:
+            raise
+        return member, False

@@ -24,7 +24,7 @@ def _page(request, session, walk_in_form=None, same_name=None):
             "session": session,
             "rows": session.check_in_rows(),
             "counts": session.attendance_counts(),
-            "walk_in_form": walk_in_form or WalkInForm(),
+            "walk_in_form": walk_in_form or WalkInForm(club=session.club),
             "same_name": same_name or [],
         },
     )
@@ -70,19 +70,15 @@ def set_attendance(request, pk, member_pk):
 @require_POST
 def walk_in(request, pk):
     session = _session(pk)
-    form = WalkInForm(request.POST)
-    member_id = request.POST.get("member_id", "")
+    form = WalkInForm(request.POST, club=session.club)
     if not form.is_valid():
         return _page(request, session, walk_in_form=form)
-    chosen = None
-    if member_id.isdigit():
-        chosen = session.club.members.filter(pk=int(member_id)).first()
-        if chosen is None:
-            form.add_error("name", "That member could not be found. Please type the name again.")
-            return _page(request, session, walk_in_form=form)
     try:
         member, created = check_in_walk_in(
-            session, form.cleaned_data["name"], joining=form.cleaned_data["joining"], member=chosen
+            session,
+            form.cleaned_data["name"],
+            joining=form.cleaned_data["joining"],
+            member=form.cleaned_data["member_id"],
         )
     except SameNameMembers as error:
         form.add_error("name", str(error))

@@ -31,7 +31,15 @@ def member_create(request):
     form = MemberForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         member = form.save()
-        messages.success(request, f"{member.name} is added to the club as “{member.table_name}”.")
+        if form.already_added:
+            messages.info(
+                request,
+                f"{member.name} is already added (as “{member.table_name}”); here they are.",
+            )
+        else:
+            messages.success(
+                request, f"{member.name} is added to the club as “{member.table_name}”."
+            )
         return redirect("club:member_detail", pk=member.pk)
     return render(request, "club/members/form.html", {"form": form, "member": None})
 
@@ -139,7 +147,10 @@ def keep_apart_add(request, pk):
 @require_POST
 def keep_apart_remove(request, pk, pair_pk):
     member = _member(pk)
-    other = member.remove_keep_apart(pair_pk)
+    try:
+        other = member.remove_keep_apart(pair_pk)
+    except Refused as error:
+        return _keep_apart_response(request, member, notice=str(error), notice_is_error=True)
     if other is None:
         notice = "That pair was already removed."
     else:

@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from club.forms import SessionForm
+from club.forms import NextWeekForm, SessionForm
 from club.models import Club, Refused, Session, long_date
 from club.roles import coordinator_required
 
@@ -41,7 +41,12 @@ def session_create(request):
     form = SessionForm(request.POST or None, club=club, initial=initial)
     if request.method == "POST" and form.is_valid():
         session = form.save()
-        messages.success(request, f"The session on {long_date(session.date)} is added.")
+        if form.already_added:
+            messages.info(
+                request, f"The session on {long_date(session.date)} is already in the list."
+            )
+        else:
+            messages.success(request, f"The session on {long_date(session.date)} is added.")
         return redirect("club:session_detail", pk=session.pk)
     return render(request, "club/sessions/form.html", {"form": form, "session": None})
 
@@ -70,16 +75,17 @@ def session_detail(request, pk):
 @coordinator_required
 @require_POST
 def session_next(request):
-    """Next week's session, a week after the session posted as `from` (or the latest)."""
-    club = Club.objects.current()
-    if request.POST.get("from", "").isdigit():
-        source = get_object_or_404(Session, pk=request.POST["from"], club=club)
-    else:
-        source = club.sessions.order_by("-date").first()
-    if source is None:
-        messages.error(request, "There is no session yet to copy. Please add the first one.")
+    """Next week's session, a week after the session posted as `from`. Posting the same
+    again answers with the session already made, however many times and however fast."""
+    form = NextWeekForm(request.POST, club=Club.objects.current())
+    if not form.is_valid():
+        messages.error(request, form.error_message())
         return redirect("club:session_list")
-    session, created = source.create_next_week(timezone.localdate())
+    try:
+        session, created = form.cleaned_data["from"].create_next_week(timezone.localdate())
+    except Refused as error:
+        messages.error(request, str(error))
+        return redirect("club:session_list")
     if created:
         messages.success(request, f"Next week's session is added: {long_date(session.date)}.")
     else:

@@ -195,3 +195,55 @@ def test_another_clubs_member_cannot_be_checked_in(coordinator_client, session):
     response = coordinator_client.post(set_url(session, stranger), {"present": "1"}, **HX)
     assert response.status_code == 404
     assert not Attendance.objects.exists()
+
+
+def test_walk_in_posted_twice_is_one_member_and_one_attendance(coordinator_client, session):
+    url = reverse("club:walk_in", args=[session.pk])
+    for _ in range(2):
+        response = coordinator_client.post(url, {"name": "Pat Visitor"})
+        assert response.status_code == 302
+    guest = Member.objects.get(name="Pat Visitor")
+    assert list(Attendance.objects.values_list("member", flat=True)) == [guest.pk]
+
+
+def test_walk_in_of_the_chosen_member_posted_twice_checks_in_once(coordinator_client, club):
+    session = SessionFactory(club=club)
+    MemberFactory(club=club, name="Ann Davies", table_name="Ann")
+    two = MemberFactory(club=club, name="Ann Davies", table_name="Ann D")
+    url = reverse("club:walk_in", args=[session.pk])
+    for _ in range(2):
+        coordinator_client.post(url, {"name": "Ann Davies", "member_id": two.pk})
+    assert list(Attendance.objects.values_list("member", flat=True)) == [two.pk]
+
+
+@pytest.mark.parametrize("bad", ["²", "-1", "abc", "99999999999999999999"])
+def test_walk_in_with_a_bad_member_id_is_explained(coordinator_client, session, bad):
+    response = coordinator_client.post(
+        reverse("club:walk_in", args=[session.pk]), {"name": "Pat Visitor", "member_id": bad}
+    )
+    assert response.status_code == 200
+    assert "That member could not be found. Please type the name again." in (
+        response.content.decode()
+    )
+    assert 'value="Pat Visitor"' in response.content.decode()
+    assert not Attendance.objects.exists()
+    assert not Member.objects.filter(name="Pat Visitor").exists()
+
+
+def test_walk_in_with_an_empty_member_id_goes_by_the_name(coordinator_client, session):
+    coordinator_client.post(
+        reverse("club:walk_in", args=[session.pk]), {"name": "Pat Visitor", "member_id": ""}
+    )
+    assert Attendance.objects.get().member.name == "Pat Visitor"
+
+
+def test_walk_in_cannot_choose_another_clubs_member(coordinator_client, session):
+    from tests.factories import ClubFactory
+
+    stranger = MemberFactory(club=ClubFactory(name="Other club"), name="Pat Visitor")
+    response = coordinator_client.post(
+        reverse("club:walk_in", args=[session.pk]),
+        {"name": "Pat Visitor", "member_id": stranger.pk},
+    )
+    assert "That member could not be found" in response.content.decode()
+    assert not Attendance.objects.exists()

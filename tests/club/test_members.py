@@ -1,6 +1,8 @@
 """Members: coordinators find, add, edit, retire and (only if they never played) delete
 members, give them logins, and keep pairs apart. Members see none of it."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -321,18 +323,46 @@ def test_keep_apart_add_with_htmx_returns_the_section(coordinator_client, club, 
     # Seen from Brian's page too, and not offered twice.
     brian_page = coordinator_client.get(reverse("club:member_detail", args=[brian.pk]))
     assert "Margaret" in brian_page.content.decode()
-    assert margaret not in brian_page.context["keep_apart_form"].fields["other"].queryset
+    assert f'<option value="{margaret.pk}"' not in brian_page.content.decode()
 
 
-def test_keep_apart_from_the_other_side_is_refused(coordinator_client, club, margaret):
+def test_keep_apart_from_the_other_side_is_the_same_pair(coordinator_client, club, margaret):
     brian = MemberFactory(club=club, table_name="Brian")
-    KeepApartFactory(member_a=margaret, member_b=brian)
+    KeepApartFactory(member_a=margaret, member_b=brian, reason="Old quarrel")
     response = coordinator_client.post(
         reverse("club:keep_apart_add", args=[brian.pk]), {"other": margaret.pk}, **HX
     )
     assert response.status_code == 200
-    assert "Please choose a member from the list" in response.content.decode()
+    assert "Brian and Margaret will not be seated together" in response.content.decode()
+    assert KeepApart.objects.get().reason == "Old quarrel"
+
+
+def test_keep_apart_posted_twice_keeps_one_pair_without_an_error(
+    coordinator_client, club, margaret
+):
+    brian = MemberFactory(club=club, table_name="Brian")
+    url = reverse("club:keep_apart_add", args=[margaret.pk])
+    for _ in range(2):
+        response = coordinator_client.post(url, {"other": brian.pk, "reason": "Quarrel"}, **HX)
+    page = response.content.decode()
+    assert "Margaret and Brian will not be seated together" in page
+    assert "message-error" not in page and "errorlist" not in page
     assert KeepApart.objects.count() == 1
+    # The choice list still offers only members not yet kept apart.
+    assert f'<option value="{brian.pk}"' not in page
+
+
+def test_removing_another_members_pair_is_refused(coordinator_client, club, margaret):
+    brian = MemberFactory(club=club, table_name="Brian")
+    carol = MemberFactory(club=club, table_name="Carol")
+    pair = KeepApartFactory(member_a=brian, member_b=carol)
+    response = coordinator_client.post(
+        reverse("club:keep_apart_remove", args=[margaret.pk, pair.pk]), **HX
+    )
+    page = response.content.decode()
+    assert "That pair is not one of Margaret&#x27;s, so nothing was changed." in page
+    assert "message-error" in page
+    assert KeepApart.objects.filter(pk=pair.pk).exists()
 
 
 def test_keep_apart_without_a_choice_is_explained(coordinator_client, margaret):
@@ -389,3 +419,81 @@ def test_member_form_save_writes_the_new_login_with_the_member_or_not_at_all(clu
     with pytest.raises(IntegrityError):
         form.save()
     assert not get_user_model().objects.filter(username="edith").exists()
+
+
+# --- adding is idempotent; bounds ------------------------------------------------------
+
+
+def _form_token(page: str) -> str:
+    return re.search(r'name="form_token" value="([0-9a-f-]+)"', page).group(1)
+
+
+def test_adding_a_member_twice_with_the_same_form_adds_them_once(coordinator_client, club):
+    token = _form_token(coordinator_client.get(reverse("club:member_add")).content.decode())
+    data = member_form(
+        login="new", username="edith", password="red-dragon-pung-42", form_token=token
+    )
+    first = coordinator_client.post(reverse("club:member_add"), data)
+    again = coordinator_client.post(reverse("club:member_add"), data, follow=True)
+    member = Member.objects.get(name="Edith Cavendish")
+    assert first["Location"] == reverse("club:member_detail", args=[member.pk])
+    assert again.redirect_chain[-1][0] == first["Location"]
+    assert "Edith Cavendish is already added (as “Edith”)" in again.content.decode()
+    assert get_user_model().objects.filter(username="edith").count() == 1
+
+
+def test_each_add_member_form_has_its_own_token(coordinator_client, club):
+    url = reverse("club:member_add")
+    first = _form_token(coordinator_client.get(url).content.decode())
+    assert first != _form_token(coordinator_client.get(url).content.decode())
+    coordinator_client.post(url, member_form(form_token=first))
+    response = coordinator_client.post(url, member_form(name="Brian Oakes", table_name="Brian"))
+    assert response.status_code == 302
+    assert Member.objects.count() == 2
+
+
+def test_a_reused_token_with_bad_entries_is_still_the_same_add(coordinator_client, club):
+    token = _form_token(coordinator_client.get(reverse("club:member_add")).content.decode())
+    coordinator_client.post(reverse("club:member_add"), member_form(form_token=token))
+    response = coordinator_client.post(
+        reverse("club:member_add"), member_form(form_token=token, email="x"), follow=True
+    )
+    assert "is already added" in response.content.decode()
+    assert Member.objects.count() == 1
+
+
+@pytest.mark.parametrize("table", ["0", "-3", "100", "99999999999"])
+def test_fixed_table_outside_the_range_is_named(coordinator_client, club, table):
+    response = coordinator_client.post(reverse("club:member_add"), member_form(fixed_table=table))
+    assert response.status_code == 200
+    assert "Table numbers go from 1 to 99." in response.content.decode()
+    assert not Member.objects.exists()
+
+
+def test_fixed_table_range_is_also_kept_by_the_database(club, margaret):
+    for table in [0, 100]:
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Member.objects.filter(pk=margaret.pk).update(fixed_table=table)
+    Member.objects.filter(pk=margaret.pk).update(fixed_table=99)
+
+
+def test_list_is_in_a_to_z_order_of_full_name(coordinator_client, club):
+    for name, table in [("zoe Adams", "A"), ("Brian Oakes", "Z"), ("alice Young", "M")]:
+        MemberFactory(club=club, name=name, table_name=table)
+    response = coordinator_client.get(reverse("club:member_list"))
+    assert [m.name for m in response.context["members"]] == [
+        "alice Young",
+        "Brian Oakes",
+        "zoe Adams",
+    ]
+
+
+def test_the_short_name_is_called_name_at_the_table(coordinator_client, club, margaret):
+    pages = [
+        coordinator_client.get(reverse("club:member_list")).content.decode(),
+        coordinator_client.get(reverse("club:member_add")).content.decode(),
+        coordinator_client.get(reverse("club:member_detail", args=[margaret.pk])).content.decode(),
+    ]
+    for page in pages:
+        assert "Name at the table" in page
+        assert "Table name" not in page and "table name" not in page

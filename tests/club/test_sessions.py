@@ -1,13 +1,17 @@
 """Weekly sessions: list, add, edit, next week's in one click, status buttons."""
 
 import datetime
+import re
+import threading
 
 import pytest
 import time_machine
+from django.db import connection
+from django.test import Client
 from django.urls import reverse
 
 from club.models import Club, Session
-from tests.factories import SessionFactory
+from tests.factories import CoordinatorFactory, MemberFactory, SessionFactory
 
 THURSDAY = datetime.date(2026, 3, 5)
 
@@ -109,9 +113,11 @@ def test_edit_a_session(coordinator_client, thursday):
 
 
 @time_machine.travel(datetime.datetime(2026, 3, 5, 12, 0), tick=False)
-def test_next_week_from_the_latest(coordinator_client, club, thursday):
+def test_next_week_is_a_week_after_the_posted_session(coordinator_client, club, thursday):
     SessionFactory(club=club, date=THURSDAY - datetime.timedelta(days=7), venue="Old place")
-    response = coordinator_client.post(reverse("club:session_next"), follow=True)
+    response = coordinator_client.post(
+        reverse("club:session_next"), {"from": thursday.pk}, follow=True
+    )
     new = Session.objects.get(date=THURSDAY + datetime.timedelta(days=7))
     assert new.venue == "Church hall" and new.status == "planned"
     assert new.date.weekday() == THURSDAY.weekday()
@@ -131,7 +137,7 @@ def test_next_week_refuses_politely_when_it_exists(coordinator_client, club, thu
 
 @time_machine.travel(datetime.datetime(2026, 4, 20, 12, 0), tick=False)
 def test_next_week_after_a_break_is_not_in_the_past(coordinator_client, club, thursday):
-    coordinator_client.post(reverse("club:session_next"))
+    coordinator_client.post(reverse("club:session_next"), {"from": thursday.pk})
     new = Session.objects.exclude(pk=thursday.pk).get()
     assert new.date == datetime.date(2026, 4, 23)  # the first Thursday from today
 
@@ -186,3 +192,157 @@ def test_season_start(club):
     club.season_start = datetime.date(2024, 2, 29)
     assert club.season_start_for(datetime.date(2025, 3, 1)) == datetime.date(2025, 2, 28)
     assert isinstance(Club.objects.current(), Club)
+
+
+# --- every create is idempotent --------------------------------------------------------
+
+
+def _next_week_form_data(page: str) -> dict:
+    """What the "Create next week's session" form on `page` posts."""
+    action = reverse("club:session_next")
+    form = re.search(rf'<form method="post" action="{action}".*?</form>', page, re.S).group(0)
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+
+
+@time_machine.travel(datetime.datetime(2026, 3, 5, 12, 0), tick=False)
+def test_next_week_from_the_list_twice_makes_one_session(coordinator_client, club, thursday):
+    page = coordinator_client.get(reverse("club:session_list")).content.decode()
+    data = _next_week_form_data(page)
+    assert data.get("from") == str(thursday.pk)
+    first = coordinator_client.post(reverse("club:session_next"), data)
+    again = coordinator_client.post(reverse("club:session_next"), data, follow=True)
+    new = Session.objects.exclude(pk=thursday.pk).get()
+    assert new.date == datetime.date(2026, 3, 12)
+    assert first["Location"] == reverse("club:session_detail", args=[new.pk])
+    assert again.redirect_chain[-1][0] == first["Location"]
+    assert "Nothing new was added" in again.content.decode()
+
+
+@time_machine.travel(datetime.datetime(2026, 3, 5, 12, 0), tick=False)
+def test_next_week_from_a_session_page_twice_makes_one_session(coordinator_client, thursday):
+    page = coordinator_client.get(reverse("club:session_detail", args=[thursday.pk]))
+    data = _next_week_form_data(page.content.decode())
+    assert data["from"] == str(thursday.pk)
+    for _ in range(2):
+        response = coordinator_client.post(reverse("club:session_next"), data)
+        assert response.status_code == 302
+    assert list(Session.objects.order_by("date").values_list("date", flat=True)) == [
+        THURSDAY,
+        datetime.date(2026, 3, 12),
+    ]
+
+
+@time_machine.travel(datetime.datetime(2026, 3, 5, 12, 0), tick=False)
+@pytest.mark.django_db(transaction=True)
+def test_next_week_twenty_taps_at_once_make_exactly_one_session():
+    # After a four-week break, so next week is today: the first tap's session must not
+    # move the date the other taps compute.
+    club = Club.objects.current()
+    SessionFactory(club=club, date=datetime.date(2026, 2, 5))
+    coordinator = CoordinatorFactory()
+    lister = Client()
+    lister.force_login(coordinator)
+    data = _next_week_form_data(lister.get(reverse("club:session_list")).content.decode())
+    taps = 20
+    barrier = threading.Barrier(taps, timeout=30)
+    responses, errors = [], []
+
+    def tap():
+        client = Client(raise_request_exception=True)
+        client.force_login(coordinator)
+        try:
+            barrier.wait()
+            responses.append(client.post(reverse("club:session_next"), data))
+        except Exception as error:  # noqa: BLE001 - any exception fails the test below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=tap) for _ in range(taps)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    new = Session.objects.exclude(date=datetime.date(2026, 2, 5)).get()
+    assert new.date == datetime.date(2026, 3, 5)
+    assert {r["Location"] for r in responses} == {reverse("club:session_detail", args=[new.pk])}
+
+
+@pytest.mark.parametrize("bad", ["²", "-1", "abc", "", "99999999999999999999"])
+def test_next_week_with_a_bad_from_is_explained(coordinator_client, thursday, bad):
+    response = coordinator_client.post(reverse("club:session_next"), {"from": bad}, follow=True)
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0] == reverse("club:session_list")
+    assert "Please use the “Create next week" in response.content.decode()
+    assert Session.objects.count() == 1
+
+
+def test_add_a_session_twice_adds_it_once(coordinator_client, club):
+    first = coordinator_client.post(reverse("club:session_add"), session_form())
+    again = coordinator_client.post(reverse("club:session_add"), session_form(), follow=True)
+    session = Session.objects.get()
+    assert first["Location"] == reverse("club:session_detail", args=[session.pk])
+    assert again.redirect_chain[-1][0] == first["Location"]
+    assert "The session on Thursday 12 March 2026 is already in the list" in (
+        again.content.decode()
+    )
+
+
+# --- dates the app takes ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("date", ["0001-01-01", "1999-12-31", "2100-01-01", "9999-12-31"])
+def test_dates_outside_the_range_are_refused_by_name(coordinator_client, thursday, date):
+    for url in [reverse("club:session_add"), reverse("club:session_edit", args=[thursday.pk])]:
+        response = coordinator_client.post(url, session_form(date=date))
+        assert response.status_code == 200
+        assert "Please choose a date from 1 January 2000 to 31 December 2099." in (
+            response.content.decode()
+        )
+    assert list(Session.objects.values_list("date", flat=True)) == [THURSDAY]
+
+
+@pytest.mark.parametrize("far", [datetime.date(9999, 12, 25), datetime.date.max])
+def test_a_session_at_the_end_of_time_breaks_neither_the_list_nor_next_week(
+    coordinator_client, club, far
+):
+    # Such a session can only come from before dates were checked, or from the admin.
+    session = SessionFactory(club=club, date=far)
+    assert coordinator_client.get(reverse("club:session_list")).status_code == 200
+    assert session.next_week_date(datetime.date(2026, 3, 5)) is None
+    response = coordinator_client.post(
+        reverse("club:session_next"), {"from": session.pk}, follow=True
+    )
+    assert response.status_code == 200
+    assert "A week after" in response.content.decode()
+    assert "31 December 2099" in response.content.decode()
+    assert Session.objects.count() == 1
+
+
+def test_next_week_from_the_first_day_there_is_does_not_raise(club):
+    session = SessionFactory(club=club, date=datetime.date.min)
+    SessionFactory(club=club, date=datetime.date(2026, 3, 5))
+    # Another session since then: a week after it (year 1) is out of range.
+    assert session.next_week_date(datetime.date(2026, 3, 6)) is None
+    # None since then but today's: after the break, the first such weekday from today.
+    assert session.next_week_date(datetime.date(2026, 3, 5)) == datetime.date(2026, 3, 9)
+
+
+@pytest.mark.parametrize("season_start", [None, datetime.date(2024, 9, 1)])
+@pytest.mark.parametrize("day", [datetime.date.min, datetime.date.max])
+def test_season_start_is_safe_at_the_ends_of_the_calendar(club, season_start, day):
+    club.season_start = season_start
+    start = club.season_start_for(day)
+    assert start <= day and (day - start).days < 366
+
+
+def test_make_the_seating_for_a_session_in_year_one_does_not_crash(coordinator_client, club):
+    # Such a session can only come from before dates were checked, or from the admin.
+    club.season_start = datetime.date(2024, 9, 1)
+    club.save()
+    session = SessionFactory(club=club, date=datetime.date.min)
+    for _ in range(8):
+        session.check_in(MemberFactory(club=club))
+    response = coordinator_client.post(reverse("club:seating_make", args=[session.pk]))
+    assert response.status_code in (200, 302)
