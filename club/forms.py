@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 
 from scoring.rules import club_options, get_ruleset, validate_club_rules
 
-from .models import TABLE_RANGE_MESSAGE, Club, KeepApart, Member, Session, long_date
+from .models import LAST_TABLE, TABLE_RANGE_MESSAGE, Club, KeepApart, Member, Session, long_date
 
 OPTION_PREFIX = "option_"
 VALUE_PREFIX = "value_"
@@ -195,9 +195,8 @@ class MemberForm(forms.ModelForm):
             self.fields["form_token"].initial = uuid.uuid4
         self.fields["table_name"].required = False
         self.fields["fixed_table"].widget.attrs.update(
-            {"min": 1, "max": Member._meta.get_field("fixed_table").validators[1].limit_value}
+            {"min": 1, "max": LAST_TABLE, "inputmode": "numeric"}
         )
-        self.fields["fixed_table"].widget.attrs["inputmode"] = "numeric"
         current = self.instance.user if self.instance.pk else None
         choices = []
         if current is not None:
@@ -404,11 +403,12 @@ class SessionForm(forms.ModelForm):
     def save(self, commit: bool = True) -> Session:
         if self.already_added is not None:
             return self.already_added
+        adding = self.instance.pk is None
         try:
             with transaction.atomic():
                 return super().save(commit)
         except IntegrityError:  # the same session added at the same moment
-            if self.instance.pk is None or not commit:
+            if not adding:
                 raise
             self.already_added = Session.objects.filter(
                 club=self.club, date=self.cleaned_data["date"]

@@ -497,3 +497,20 @@ def test_the_short_name_is_called_name_at_the_table(coordinator_client, club, ma
     for page in pages:
         assert "Name at the table" in page
         assert "Table name" not in page and "table name" not in page
+
+
+def test_add_member_racing_the_same_form_answers_with_the_member_it_made(club):
+    import uuid
+
+    from club.forms import MemberForm
+
+    token = uuid.uuid4()
+    form = MemberForm(
+        member_form(login="new", username="edith", password="red-dragon-pung-42", form_token=token),
+        club=club,
+    )
+    assert form.is_valid(), form.errors
+    first = MemberFactory(club=club, table_name="Edith", form_token=token)  # the other tap won
+    assert form.save() == first and form.already_added == first
+    assert Member.objects.count() == 1
+    assert not get_user_model().objects.filter(username="edith").exists()

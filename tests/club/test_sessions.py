@@ -346,3 +346,25 @@ def test_make_the_seating_for_a_session_in_year_one_does_not_crash(coordinator_c
         session.check_in(MemberFactory(club=club))
     response = coordinator_client.post(reverse("club:seating_make", args=[session.pk]))
     assert response.status_code in (200, 302)
+
+
+def test_add_session_racing_another_add_of_the_same_date_answers_with_that_one(club):
+    from club.forms import SessionForm
+
+    form = SessionForm(session_form(), club=club)
+    assert form.is_valid(), form.errors
+    other = SessionFactory(club=club, date=datetime.date(2026, 3, 12))  # the other tap won
+    assert form.save() == other and form.already_added == other
+    assert Session.objects.count() == 1
+
+
+def test_editing_onto_a_taken_date_is_a_clash_even_with_the_same_details(
+    coordinator_client, club, thursday
+):
+    SessionFactory(club=club, date=datetime.date(2026, 3, 12), venue="Library")
+    response = coordinator_client.post(
+        reverse("club:session_edit", args=[thursday.pk]), session_form()
+    )
+    assert "There is already a session on Thursday 12 March 2026" in response.content.decode()
+    thursday.refresh_from_db()
+    assert thursday.date == THURSDAY
