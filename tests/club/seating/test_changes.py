@@ -127,7 +127,7 @@ def test_swap_exchanges_two_members_between_tables(club):
     a = Seat.objects.get(plan__session=session, member_id=tables[1][0][0]).member
     b = Seat.objects.get(plan__session=session, member_id=tables[2][0][0]).member
 
-    message = swap_members(session, a, b)
+    message = swap_members(session, a, b).message
 
     assert table_of(session, a) == 2 and table_of(session, b) == 1
     assert "table 2" in message and a.table_name in message
@@ -248,7 +248,7 @@ def test_a_table_down_to_two_waits_for_the_coordinators_choice(club):
     assert snapshot(session) == before  # nothing saved until the coordinator chooses
     assert Attendance.objects.get(session=session, member=leaver).left_at is None
     values = [value for value, _ in outcome.choices]
-    assert "keep" in values
+    assert outcome.fallback[0] == "keep"
 
     assert remove_early_leaver(session, leaver, values[0]).changed
     after = snapshot(session)
