@@ -5,7 +5,7 @@ import secrets
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -341,6 +341,7 @@ class SeatingPlan(models.Model):
                 "The seating is not published yet: change the draft instead (re-roll or swap)."
             )
 
+    @transaction.atomic
     def publish(self) -> None:
         """Members can now see the seating; it stays fixed unless the coordinator unpublishes.
         One conditional UPDATE, so two coordinators pressing at once publish it once."""
@@ -349,6 +350,7 @@ class SeatingPlan(models.Model):
             raise SeatingError("There are no tables to publish: make the seating first.")
         self._move(self.Status.DRAFT, self.Status.PUBLISHED, timezone.now())
 
+    @transaction.atomic
     def unpublish(self) -> None:
         """Back to a draft the coordinator can change (members no longer see it)."""
         self.ensure_published()
@@ -363,6 +365,7 @@ class SeatingPlan(models.Model):
             raise SeatingError("Someone else changed the seating just now: please look again.")
         self.status, self.published_at, self.updated, self.undo = new, published_at, now, None
 
+    @transaction.atomic
     def lock_table(self, number: int, locked: bool = True) -> None:
         """Lock a table (a re-roll keeps it as it is) or unlock it."""
         self.ensure_draft()

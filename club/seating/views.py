@@ -65,7 +65,11 @@ def _respond(request, session: Session, answer_at: str, *, message="", error="",
     else back to the page, scrolled to the answer."""
     outcome = extra.get("outcome")
     if request.htmx or (outcome is not None and not outcome.changed) or extra.get("picked"):
-        context = _manage_context(session, answer_at, message=message, error=error, **extra)
+        # After a refusal the lists keep what was chosen in them.
+        posted = request.POST if error else {}
+        context = _manage_context(
+            session, answer_at, message=message, error=error, posted=posted, **extra
+        )
         return render(request, PANEL if request.htmx else MANAGE_TEMPLATE, context)
     level = messages.ERROR if error else messages.SUCCESS
     messages.add_message(request, level, error or message, extra_tags=answer_at)

@@ -14,6 +14,7 @@ from club.seating.changes import (
     reroll,
     seat_late_arrival,
     swap_members,
+    undo,
 )
 from club.seating.load import season_history
 from club.seating.planner import SeatingError
@@ -321,3 +322,18 @@ def test_publishing_from_a_stale_page_publishes_once(club):
     with pytest.raises(SeatingError, match="Someone else changed the seating"):
         second.publish()
     assert plan(session).published_at == first.published_at
+
+
+def test_publishing_forgets_what_undo_would_bring_back(club):
+    session = session_with(club, members(club, 8), date=DAY)
+    make_seating(session, seed=1)
+    a, b = (
+        Seat.objects.get(plan__session=session, table__number=n, position=1).member for n in (1, 2)
+    )
+    swap_members(session, a, b)
+    assert plan(session).undo["what"] == f"the swap of {a} and {b}"
+    plan(session).publish()
+    assert plan(session).undo is None
+    plan(session).unpublish()
+    with pytest.raises(SeatingError, match="nothing to undo"):
+        undo(session)
