@@ -149,6 +149,7 @@ def test_late_arrival_at_the_bottom_answers_there(live_server, browser, club, co
     page.get_by_role("button", name="Give them a seat").click()
 
     expect_answer_in_view(page, "Latecomer joins table")
+    expect(page.locator("form:has(#late-member) + #answer")).to_have_count(1)  # right below it
     assert Seat.objects.filter(member=late).exists()
 
 
