@@ -394,12 +394,9 @@ def remove_leaver(seating: Seating, player_id: PlayerId) -> Leaver:
             ranked.append(((*key, donor.number), option))
     ranked.sort(key=lambda x: x[0])
     options = tuple(o for _, o in ranked)
-    message = f"Table {t.number} is down to two players and cannot play: "
-    message += (
-        f"best is: {options[0].description}."
-        if options
-        else "no other table can take them or spare a player."
-    )
+    message = f"Table {t.number} is down to two players and cannot play."
+    if not options:
+        message += " No other table can take them or spare a player."
     return Leaver(after, t.number, True, message, options)
 
 
