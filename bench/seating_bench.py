@@ -12,6 +12,10 @@ Run from the repository root:  python bench/seating_bench.py  [--quick]
    pairings (an affine plane of order 4 exists), 32 players x 8 sessions at most 4; one run
    per seed (--seeds, default 10).
 3. Speed: 48 present members, 12 weekly seatings; every seating must take under 1 s.
+4. Beginners: 32 members of whom 6 are beginners, spreading asked for, 5 seasons of 12
+   weeks: the weeks in which two beginners share a table although there were no more
+   beginners than tables (target 0), and the repeated pairings the spreading costs
+   (against the same seasons planned without spreading).
 
 Times are wall-clock on this machine (other processes running at the same time inflate them).
 """
@@ -29,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from club.seating.planner import evaluate, plan_seating, table_sizes  # noqa: E402
+from club.seating.planner import Player, evaluate, plan_seating, table_sizes  # noqa: E402
 
 SEED = 2024
 PREFER = "five"
@@ -102,6 +106,28 @@ def fixed_roster(n: int, sessions: int, seed: int) -> tuple[int, float]:
     return extra, slowest
 
 
+def beginner_seasons(spread: bool, members=32, beginners=6, seasons=5, weeks=12) -> dict:
+    """Weeks with two beginners at a table (when beginners <= tables), and season figures."""
+    clashes = spreadable = extra = prev = 0
+    for season in range(seasons):
+        rng = random.Random(SEED + 1000 * season)  # the planner's dice
+        door = random.Random(SEED - 1000 * season)  # who comes: the same for both methods
+        new = set(door.sample(range(members), beginners))
+        history: list[list[list[int]]] = []
+        for _ in range(weeks):
+            present = [m for m in range(members) if door.random() < 0.75]
+            players = [Player(m, beginner=m in new) for m in present]
+            seating = plan_seating(players, history, spread_beginners=spread, rng=rng)
+            here = sum(p.beginner for p in players)
+            if here <= len(seating.tables):
+                spreadable += 1
+                clashes += any(n > 1 for n in seating.quality.beginners_per_table)
+            history.append(seating.as_session())
+        e, _, p = season_figures(history)
+        extra, prev = extra + e, prev + p
+    return {"clashes": clashes, "weeks": spreadable, "extra": extra, "prev": prev}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer seeds for the fixed rosters")
@@ -167,6 +193,19 @@ def main() -> int:
     )
     if max(times) > 1000:
         failures.append(f"48 present: a seating took {max(times):.0f} ms (> 1 s)")
+    print()
+    print("Beginners: 32 members, 6 beginners, 5 seasons x 12 weeks, ~75% attendance")
+    header = f"{'spreading':<10} | {'weeks with two beginners at a table':>36} | {'extra meetings':>14} | {'prev-week repeats':>17}"
+    print(header)
+    print("-" * len(header))
+    for spread in (True, False):
+        r = beginner_seasons(spread)
+        shared = f"{r['clashes']} of {r['weeks']}"
+        print(
+            f"{'on' if spread else 'off':<10} | {shared:>36} | {r['extra']:>14} | {r['prev']:>17}"
+        )
+        if spread and r["clashes"]:
+            failures.append(f"beginners: {r['clashes']} week(s) with two beginners at a table")
     print()
     if failures:
         print("TARGETS MISSED: " + "; ".join(failures))

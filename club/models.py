@@ -620,6 +620,10 @@ class SeatingPlan(models.Model):
     published_at = models.DateTimeField(null=True, blank=True)
     rng_seed = models.BigIntegerField(default=new_rng_seed)
     updated = models.DateTimeField(auto_now=True)
+    # Whether a swap changed the draft since it was planned (a re-roll asks first), and the
+    # draft as it was before the last change, to undo it: {"what": ..., "tables": ...}.
+    changed_by_hand = models.BooleanField(default=False)
+    undo = models.JSONField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"Seating for {self.session}"
@@ -645,6 +649,7 @@ class SeatingPlan(models.Model):
                 "The seating is not published yet: change the draft instead (re-roll or swap)."
             )
 
+    @transaction.atomic
     def publish(self) -> None:
         """Members can now see the seating; it stays fixed unless the coordinator unpublishes.
         One conditional UPDATE, so two coordinators pressing at once publish it once."""
@@ -653,6 +658,7 @@ class SeatingPlan(models.Model):
             raise SeatingError("There are no tables to publish: make the seating first.")
         self._move(self.Status.DRAFT, self.Status.PUBLISHED, timezone.now())
 
+    @transaction.atomic
     def unpublish(self) -> None:
         """Back to a draft the coordinator can change (members no longer see it)."""
         self.ensure_published()
@@ -661,12 +667,13 @@ class SeatingPlan(models.Model):
     def _move(self, old: str, new: str, published_at) -> None:
         now = timezone.now()
         moved = SeatingPlan.objects.filter(pk=self.pk, status=old).update(
-            status=new, published_at=published_at, updated=now
+            status=new, published_at=published_at, updated=now, undo=None
         )
         if not moved:
             raise SeatingError("Someone else changed the seating just now: please look again.")
-        self.status, self.published_at, self.updated = new, published_at, now
+        self.status, self.published_at, self.updated, self.undo = new, published_at, now, None
 
+    @transaction.atomic
     def lock_table(self, number: int, locked: bool = True) -> None:
         """Lock a table (a re-roll keeps it as it is) or unlock it."""
         self.ensure_draft()

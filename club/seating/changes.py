@@ -19,7 +19,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from club.models import Attendance, Member, Seat, SeatingPlan, SeatingTable, Session, new_rng_seed
-from club.seating import planner
+from club.seating import load, planner
 from club.seating.load import as_player, plan_of, room, saved_seating
 from club.seating.planner import SeatingError
 
@@ -31,15 +31,35 @@ tables_changed = Signal()
 
 @dataclass
 class Outcome:
-    """What a late arrival or an early leaver did.
+    """What a change did, or the choice it needs first.
 
-    ``changed`` is False when nothing was saved because the coordinator must choose:
-    ``choices`` lists ``(value, description)`` to post back as ``choice``.
+    ``changed`` is False when nothing was saved because the coordinator must choose: one of
+    ``choices`` (best first), or ``fallback`` (leave things as they are), posted back as
+    ``choice`` together with ``fields``.
     """
 
     message: str
     changed: bool
     choices: list[tuple[str, str]] = field(default_factory=list)
+    fallback: tuple[str, str] | None = None
+    fields: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def recommended(self) -> tuple[str, str] | None:
+        return self.choices[0] if self.choices else None
+
+    @property
+    def alternatives(self) -> list[tuple[str, str]]:
+        """The next two choices and the fallback: shown as buttons."""
+        return self.choices[1:3] + ([self.fallback] if self.fallback else [])
+
+    @property
+    def others(self) -> list[tuple[str, str]]:
+        """The rest, behind "Other choices"."""
+        return self.choices[3:]
+
+
+CONFIRM, CANCEL, KEEP = "confirm", "cancel", "keep"
 
 
 def _lock(session: Session) -> tuple[Session, SeatingPlan | None]:
@@ -70,8 +90,10 @@ def _rng(plan: SeatingPlan, *parts) -> random.Random:
     return random.Random(":".join(str(p) for p in (plan.rng_seed, *parts)))
 
 
-def _save_tables(plan: SeatingPlan, seating: planner.Seating) -> None:
-    """Write the planner's tables to the plan, touching only tables that changed."""
+def _save_tables(plan: SeatingPlan, seating: planner.Seating, undo: dict | None = None) -> None:
+    """Write the planner's tables to the plan, touching only tables that changed.
+    `undo` is what "Undo" puts back afterwards (see `_state`); None: nothing to undo."""
+    plan.undo = undo
     existing = {t.number: t for t in plan.tables.all()}
     saved: dict[int, tuple] = {number: () for number in existing}
     for seat in Seat.objects.filter(plan=plan).select_related("table").order_by("position"):
@@ -104,8 +126,32 @@ def _save_tables(plan: SeatingPlan, seating: planner.Seating) -> None:
         if number in wanted and table.locked != (number in seating.locked):
             table.locked = number in seating.locked
             table.save(update_fields=["locked"])
-    plan.save(update_fields=["updated"])
+    plan.save(update_fields=["updated", "undo", "changed_by_hand", "rng_seed"])
     tables_changed.send(sender=SeatingPlan, plan=plan)
+
+
+def _state(plan: SeatingPlan) -> dict:
+    """The plan's tables as JSON, to put back by `undo`."""
+    tables = saved_seating(plan, history=[])
+    return {
+        "seed": plan.rng_seed,
+        "by_hand": plan.changed_by_hand,
+        "locked": sorted(tables.locked),
+        "tables": [
+            [t.number, [[c.player_id, c.wind.value, list(c.throws)] for c in t.chairs]]
+            for t in tables.tables
+        ],
+    }
+
+
+def _from_state(state: dict) -> planner.Seating:
+    tables = [
+        planner.Table(
+            number, tuple(planner.Chair(pk, planner.Wind(w), tuple(d)) for pk, w, d in chairs)
+        )
+        for number, chairs in state["tables"]
+    ]
+    return planner.seating_from_tables(tables, locked=state["locked"])
 
 
 def _plan_room(session: Session, plan: SeatingPlan | None, seed: int) -> planner.Seating:
@@ -156,30 +202,82 @@ def make_seating(session: Session, *, seed: int | None = None) -> tuple[SeatingP
 
 
 @transaction.atomic
-def reroll(session: Session, *, seed: int | None = None) -> SeatingPlan:
-    """Plan the draft again: locked tables stay exactly as they are, everyone else moves."""
+def reroll(session: Session, *, seed: int | None = None, choice: str = "") -> Outcome:
+    """Plan the draft again: locked tables stay exactly as they are, everyone else moves.
+    After swaps by hand it asks first (``choice`` CONFIRM goes ahead); "Undo" brings the
+    seating before the re-roll back."""
     plan = _locked_plan(session, SeatingPlan.ensure_draft)
+    if choice == CANCEL:
+        return Outcome("Nothing changed: the seating is as it was.", True)
+    if plan.changed_by_hand and choice != CONFIRM:
+        return Outcome(
+            "You have changed this seating by hand. A re-roll seats everyone again "
+            "(locked tables stay) and your changes go.",
+            False,
+            [(CONFIRM, "Re-roll anyway")],
+            (CANCEL, "Keep this seating"),
+        )
     seed = new_rng_seed() if seed is None else seed
     seating = _plan_room(plan.session, plan, seed)
-    plan.rng_seed = seed
-    plan.save(update_fields=["rng_seed"])
-    _save_tables(plan, seating)
-    return plan
+    undo = {"what": "the re-roll", **_state(plan)}
+    plan.rng_seed, plan.changed_by_hand = seed, False
+    _save_tables(plan, seating, undo)
+    return Outcome("Re-rolled: everyone not at a locked table has a new seat.", True)
 
 
 @transaction.atomic
-def swap_members(session: Session, a: Member, b: Member) -> str:
-    """Swap two seated members' chairs; the dice are thrown again at their table(s)."""
+def swap_members(session: Session, a: Member, b: Member, choice: str = "") -> Outcome:
+    """Swap two seated members' chairs; the dice are thrown again at their table(s).
+    A swap that seats people with someone from last week asks first."""
     plan = _locked_plan(session, SeatingPlan.ensure_draft)
-    result = planner.swap(saved_seating(plan), a.pk, b.pk, _rng(plan, "swap", a.pk, b.pk))
-    _save_tables(plan, result)
+    if choice == CANCEL:
+        return Outcome("Nothing changed: nobody was swapped.", True)
+    before = saved_seating(plan)
+    result = planner.swap(before, a.pk, b.pk, _rng(plan, "swap", a.pk, b.pk))
+    again = planner.last_week_pairs_made(before, result)
+    if again and choice != CONFIRM:
+        names = before.names
+        pairs = [f"{names[x]} and {names[y]}" for x, y in again]
+        return Outcome(
+            f"This swap seats {_listed(pairs)} together again: they sat together last week.",
+            False,
+            [(CONFIRM, f"Swap {a} and {b} anyway")],
+            (CANCEL, "Do not swap"),
+            {"a": str(a.pk), "b": str(b.pk)},
+        )
+    undo = {"what": f"the swap of {a} and {b}", **_state(plan)}
+    plan.changed_by_hand = True
+    _save_tables(plan, result, undo)
     ta, tb = result.table_of(a.pk).number, result.table_of(b.pk).number
     if ta == tb:
-        return f"{a} and {b} swapped chairs at table {ta}; the dice were thrown again there."
-    return (
+        return Outcome(
+            f"{a} and {b} swapped chairs at table {ta}; the dice were thrown again there.", True
+        )
+    return Outcome(
         f"{a} now sits at table {ta} and {b} at table {tb}; "
-        "the dice were thrown again at both tables."
+        "the dice were thrown again at both tables.",
+        True,
     )
+
+
+@transaction.atomic
+def undo(session: Session) -> str:
+    """Put the draft back as it was before its last change (a swap or a re-roll)."""
+    plan = _locked_plan(session, SeatingPlan.ensure_draft)
+    state = plan.undo
+    if not state:
+        raise SeatingError("There is nothing to undo.")
+    present = {m.pk for m in load.present_members(plan.session)}
+    missing = [pk for _, chairs in state["tables"] for pk, _, _ in chairs if pk not in present]
+    if missing:
+        raise SeatingError("That seating cannot come back: someone in it is no longer checked in.")
+    plan.rng_seed, plan.changed_by_hand = state["seed"], state["by_hand"]
+    _save_tables(plan, _from_state(state))
+    return f"Undone: {state['what']}."
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 @transaction.atomic
@@ -208,30 +306,36 @@ def seat_late_arrival(session: Session, member: Member, choice: str = "") -> Out
         f"{result.message} {member} is checked in and waits for a seat.",
         False,
         [(str(i), o.description) for i, o in enumerate(result.options)],
+        fields={"member": str(member.pk)},
     )
-
-
-KEEP_TABLE_OF_TWO = "keep"
 
 
 @transaction.atomic
 def remove_early_leaver(session: Session, member: Member, choice: str = "") -> Outcome:
     """Take out a member who goes home early; only their table changes.
 
-    If their table is left with two players the coordinator chooses (``choice``) one of the
-    planner's fixes, or ``"keep"`` to leave the two for now; until then nothing is saved.
+    When the planner offers fixes (their table is left with two, or with three beside a
+    five) the coordinator chooses (``choice``) one of them, or KEEP to just take them out;
+    until then nothing is saved.
     """
     plan = _locked_plan(session, SeatingPlan.ensure_published)
     if not Seat.objects.filter(plan=plan, member=member).exists():
         raise SeatingError(f"{member} has no seat in this seating.")
     result = planner.remove_leaver(saved_seating(plan), member.pk)
-    if result.needs_action and not choice:
-        choices = [(str(i), o.description) for i, o in enumerate(result.options)]
-        choices.append(
-            (KEEP_TABLE_OF_TWO, f"Just take {member} out; table {result.table} keeps two for now")
+    if result.options and not choice:
+        keep = (
+            f"Just take {member} out; table {result.table} keeps two for now"
+            if result.needs_action
+            else f"Take {member} out; table {result.table} plays as a table of three"
         )
-        return Outcome(result.message, False, choices)
-    if result.needs_action and choice != KEEP_TABLE_OF_TWO:
+        return Outcome(
+            result.message,
+            False,
+            [(str(i), o.description) for i, o in enumerate(result.options)],
+            (KEEP, keep),
+            {"member": str(member.pk)},
+        )
+    if result.options and choice != KEEP:
         option = _pick(result.options, choice)
         after, message = option.seating, f"{member} has left. Done: {option.description}."
     else:

@@ -137,21 +137,45 @@ class SeatingPage:
         return [t.number for t in self.tables if t.locked]
 
 
-def _pairs_line(count: int, best: int, *, none: str, some: str) -> str:
-    """`count` pairs against `best`, a proven lower bound (no seating can do better, but
-    it may not be reachable)."""
+def _pairs_line(count: int, best: int, at_random: float, *, none: str, some: str) -> str:
+    """`count` pairs said against what a random draw gives and `best`, a proven lower bound
+    (no seating can do better, though it may not be reachable): what was avoided first."""
     if count == 0:
         return none
     pairs = "1 pair" if count == 1 else f"{count} pairs"
     if count <= best:
         return f"{pairs} {some} — that is the fewest possible."
+    line = f"{pairs} {some}."
+    avoided = round(at_random) - count
+    if avoided > 0:
+        line += f" Seating at random would give about {round(at_random)}, so about {avoided} were avoided."
     if best > 0:
-        return f"{pairs} {some} — no seating can have fewer than {best}."
-    return f"{pairs} {some} — a re-roll might find fewer."
+        return line + f" At least {best} cannot be avoided by any seating."
+    return line + " A re-roll might find fewer."
+
+
+def _beginners_line(per_table: tuple[int, ...], numbers: list[int]) -> str:
+    shared = [f"table {number}" for number, n in zip(numbers, per_table, strict=True) if n > 1]
+    if not shared:
+        return "Beginners: each at a different table."
+    if sum(per_table) > len(per_table):
+        return (
+            f"Beginners: {sum(per_table)} beginners and {len(per_table)} tables, so some "
+            f"tables have two ({', '.join(shared)})."
+        )
+    return (
+        f"Beginners: two share {' and '.join(shared)}. The app found no seating that gives "
+        "every beginner a table of their own with tonight's locked tables, fixed tables and "
+        "“never together” rules."
+    )
 
 
 def quality_in_words(
-    quality: planner.Quality, *, weeks_of_history: int, spread_beginners: bool
+    quality: planner.Quality,
+    *,
+    weeks_of_history: int,
+    spread_beginners: bool,
+    numbers: list[int] | None = None,
 ) -> list[str]:
     """The planner's figures as sentences a coordinator reads at a glance."""
     lines = []
@@ -162,6 +186,7 @@ def quality_in_words(
             _pairs_line(
                 quality.last_week_pairs,
                 quality.last_week_pairs_min,
+                quality.last_week_pairs_random,
                 none="Nobody sits with someone from last week.",
                 some="sat together last week too",
             )
@@ -170,6 +195,7 @@ def quality_in_words(
             _pairs_line(
                 quality.repeat_pairs,
                 quality.repeat_pairs_min,
+                quality.repeat_pairs_random,
                 none="Nobody sits with someone they sat with earlier this season.",
                 some="sat together earlier this season",
             )
@@ -180,15 +206,8 @@ def quality_in_words(
                 "times this season."
             )
     if spread_beginners and any(quality.beginners_per_table):
-        counts = [
-            f"{n or 'none'} at table {number}"
-            for number, n in enumerate(quality.beginners_per_table, start=1)
-        ]
-        lines.append(
-            f"Beginners: {', '.join(counts[:-1])} and {counts[-1]}."
-            if len(counts) > 1
-            else f"Beginners: {counts[0]}."
-        )
+        numbers = numbers or list(range(1, len(quality.beginners_per_table) + 1))
+        lines.append(_beginners_line(quality.beginners_per_table, numbers))
     for problem in quality.violations:
         lines.append(f"Warning: {problem}")
     return lines
@@ -214,6 +233,7 @@ def seating_page(session: Session, me: Member | None = None, *, with_quality=Fal
                 saved_seating(plan, history, saved).quality,
                 weeks_of_history=len(history),
                 spread_beginners=session.club.spread_beginners,
+                numbers=[t.number for t in page.tables],
             )
     return page
 

@@ -11,11 +11,20 @@ from club.models import Member, Seat, Session
 CHOOSE = "Please choose a person from the list."
 NOT_LISTED = "That person is not in the list any more: please choose again."
 
+# The coordinator's pick among the options the page offered: an option's number, "keep",
+# "confirm" or "cancel".
+CHOICE = forms.RegexField(
+    regex=r"\A(?:[0-9]{1,3}|keep|confirm|cancel)\Z",
+    required=False,
+    error_messages={"invalid": "That choice is no longer available: please choose again."},
+)
 
-def _person(label: str) -> forms.ModelChoiceField:
+
+def _person(label: str, required: bool = True) -> forms.ModelChoiceField:
     return forms.ModelChoiceField(
         queryset=Member.objects.none(),
         label=label,
+        required=required,
         error_messages={"required": CHOOSE, "invalid_choice": NOT_LISTED},
     )
 
@@ -34,26 +43,39 @@ class _SessionForm(forms.Form):
 
 
 class SwapForm(_SessionForm):
-    a = _person("First person")
-    b = _person("Second person")
+    """Two people to swap: chosen from the lists (a, b), or by tapping names on the table
+    cards one after the other (``pick``; the page carries the first tap as ``a``).
+    After a first tap ``b`` is None; tapping the same name again leaves ``a`` None."""
+
+    a = _person("First person", required=False)
+    b = _person("Second person", required=False)
+    pick = _person("Tapped person", required=False)
+    choice = CHOICE
 
     def __init__(self, session: Session, *args, **kwargs):
         super().__init__(session, *args, **kwargs)
-        self.fields["a"].queryset = self.fields["b"].queryset = _seated(session)
+        seated = _seated(session)
+        for name in ("a", "b", "pick"):
+            self.fields[name].queryset = seated
 
     def clean(self):
         data = super().clean()
-        if data.get("a") is not None and data.get("a") == data.get("b"):
+        if self.errors:
+            return data
+        a, b, pick = data.get("a"), data.get("b"), data.get("pick")
+        if pick is None and (a is None or b is None):
+            raise forms.ValidationError(CHOOSE)
+        if pick is not None:
+            if a is None:
+                a = pick
+            elif pick == a:
+                a = None
+            else:
+                b = pick
+        if a is not None and a == b:
             raise forms.ValidationError("Choose two different people to swap.")
+        data["a"], data["b"] = a, b
         return data
-
-
-# The coordinator's pick among the options the page offered: an option's number or "keep".
-CHOICE = forms.RegexField(
-    regex=r"\A(?:[0-9]{1,3}|keep)\Z",
-    required=False,
-    error_messages={"invalid": "That choice is no longer available: please choose again."},
-)
 
 
 class LateArrivalForm(_SessionForm):

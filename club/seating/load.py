@@ -137,3 +137,7 @@ def saved_seating(
 def plan_of(session: Session) -> SeatingPlan | None:
     # Not `session.seating`: the descriptor caches a missing plan on the instance.
     return SeatingPlan.objects.filter(session=session).first()
+
+
+def seat_of(session: Session, member: Member) -> Seat:
+    return Seat.objects.select_related("table").get(plan__session=session, member=member)

@@ -10,6 +10,7 @@ urlpatterns = [
     path("print/", views.print_seating, name="seating_print"),
     path("make/", views.make, name="seating_make"),
     path("reroll/", views.reroll, name="seating_reroll"),
+    path("undo/", views.undo, name="seating_undo"),
     path("swap/", views.swap, name="seating_swap"),
     path("tables/<int:number>/lock/", views.set_lock, {"locked": True}, name="seating_lock"),
     path("tables/<int:number>/unlock/", views.set_lock, {"locked": False}, name="seating_unlock"),

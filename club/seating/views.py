@@ -6,21 +6,26 @@ with the message or the refusal inside); without htmx it redirects back to the p
 a message, so every button also works as a plain form.
 """
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from club.models import Club, Session, SessionClosed
 from club.roles import coordinator_required
 from club.seating import changes, display
 from club.seating.forms import LateArrivalForm, LeaverForm, SwapForm
-from club.seating.load import plan_of, present_members
+from club.seating.load import plan_of, present_members, seat_of
 from club.seating.planner import SeatingError
 
 MANAGE_TEMPLATE = "club/seating/manage.html"
 PANEL = MANAGE_TEMPLATE + "#seating-panel"
 REFUSALS = (SeatingError, SessionClosed)
+# Where on the page an answer shows: beside the control that asked (see _answer.html).
+ANSWER_AT = re.compile(r"\A(?:status|swap|late|leaver|table-[0-9]{1,3})\Z")
 
 
 def _session(session_id: int) -> Session:
@@ -36,7 +41,12 @@ def _plan(session: Session):
     return plan
 
 
-def _manage_context(session: Session, **extra) -> dict:
+def _answer_at(request, default: str = "status") -> str:
+    value = request.POST.get("answer_at", "")
+    return value if ANSWER_AT.match(value) else default
+
+
+def _manage_context(session: Session, answer_at: str = "status", **extra) -> dict:
     page = display.seating_page(session, with_quality=True)
     return {
         "session": session,
@@ -44,46 +54,47 @@ def _manage_context(session: Session, **extra) -> dict:
         "present_count": len(present_members(session)),
         "editable": bool(page.tables) and not page.published and not session.is_closed,
         "not_present": display.not_present(session) if page.published else [],
+        "answer_at": answer_at,
+        "answer_table": int(answer_at[6:]) if answer_at.startswith("table-") else None,
         **extra,
     }
 
 
-def _act(request, session: Session, action, form=None, choice_url: str = ""):
-    """Run a change; answer with the panel (htmx) or redirect back with a message.
+def _respond(request, session: Session, answer_at: str, *, message="", error="", **extra):
+    """The panel with the answer beside the control that asked (htmx, or a choice to make),
+    else back to the page, scrolled to the answer."""
+    outcome = extra.get("outcome")
+    if request.htmx or (outcome is not None and not outcome.changed) or extra.get("picked"):
+        # After a refusal the lists keep what was chosen in them.
+        posted = request.POST if error else {}
+        context = _manage_context(
+            session, answer_at, message=message, error=error, posted=posted, **extra
+        )
+        return render(request, PANEL if request.htmx else MANAGE_TEMPLATE, context)
+    level = messages.ERROR if error else messages.SUCCESS
+    messages.add_message(request, level, error or message, extra_tags=answer_at)
+    return redirect(reverse("club:seating_manage", args=[session.pk]) + "#answer")
+
+
+def _act(request, session: Session, action, form=None, choice_url: str = "", answer_at=None):
+    """Run a change and answer beside the control that asked.
 
     `form`, when given, must be valid first; `action(data)` gets its cleaned data and
     returns a message or a `changes.Outcome`. An outcome that needs the coordinator to
     choose is shown on the page (nothing was saved yet).
     """
-    message, error, outcome = "", "", None
+    answer_at = answer_at or _answer_at(request)
     if form is not None and not form.is_valid():
-        error = form.first_error()
-    else:
-        try:
-            result = action(form.cleaned_data if form is not None else {})
-        except REFUSALS as exc:
-            error = str(exc)
-        else:
-            if isinstance(result, changes.Outcome):
-                outcome, message = result, result.message
-            else:
-                message = result
-    must_choose = outcome is not None and not outcome.changed
-    if request.htmx or must_choose:
-        context = _manage_context(
-            session,
-            message="" if must_choose else message,
-            error=error,
-            outcome=outcome if must_choose else None,
-            choice_url=choice_url,
-            choice_member=request.POST.get("member", ""),
-        )
-        return render(request, PANEL if request.htmx else MANAGE_TEMPLATE, context)
-    if error:
-        messages.error(request, error)
-    else:
-        messages.success(request, message)
-    return redirect("club:seating_manage", session.pk)
+        return _respond(request, session, answer_at, error=form.first_error())
+    try:
+        result = action(form.cleaned_data if form is not None else {})
+    except REFUSALS as exc:
+        return _respond(request, session, answer_at, error=str(exc))
+    if isinstance(result, changes.Outcome):
+        if not result.changed:
+            return _respond(request, session, answer_at, outcome=result, choice_url=choice_url)
+        result = result.message
+    return _respond(request, session, answer_at, message=result)
 
 
 # --- pages -------------------------------------------------------------------------------
@@ -104,8 +115,14 @@ def seating_page(request, session_id: int):
 
 @coordinator_required
 def manage(request, session_id: int):
-    """The coordinator's page: make, adjust and publish the seating."""
-    return render(request, MANAGE_TEMPLATE, _manage_context(_session(session_id)))
+    """The coordinator's page: make, adjust and publish the seating. The answer to a change
+    made without JavaScript comes back as a message and shows where it was asked for."""
+    answer = {}
+    for note in messages.get_messages(request):
+        kind = "error" if note.level == messages.ERROR else "message"
+        at = note.extra_tags if ANSWER_AT.match(note.extra_tags or "") else "status"
+        answer = {kind: note.message, "answer_at": at}
+    return render(request, MANAGE_TEMPLATE, _manage_context(_session(session_id), **answer))
 
 
 @login_required
@@ -141,23 +158,50 @@ def make(request, session_id: int):
 @require_POST
 def reroll(request, session_id: int):
     session = _session(session_id)
+    return _act(
+        request,
+        session,
+        lambda _: changes.reroll(session, choice=request.POST.get("choice", "")),
+        choice_url="club:seating_reroll",
+    )
 
-    def action(_):
-        changes.reroll(session)
-        return "Re-rolled: everyone not at a locked table has a new seat."
 
-    return _act(request, session, action)
+@coordinator_required
+@require_POST
+def undo(request, session_id: int):
+    session = _session(session_id)
+    return _act(request, session, lambda _: changes.undo(session))
 
 
 @coordinator_required
 @require_POST
 def swap(request, session_id: int):
+    """Swap two people chosen from the lists, or tapped on the table cards one by one."""
     session = _session(session_id)
+    form = SwapForm(session, request.POST)
+    answer_at = _answer_at(request)
+    if form.is_valid() and form.cleaned_data["pick"] is not None:
+        pick = form.cleaned_data["pick"]
+        answer_at = f"table-{seat_of(session, pick).table.number}"
+        if form.cleaned_data["b"] is None:  # a first tap, or the same name tapped again
+            picked = form.cleaned_data["a"]
+            if picked is None:
+                return _respond(request, session, answer_at, message="Nobody is chosen now.")
+            return _respond(
+                request,
+                session,
+                answer_at,
+                picked=picked,
+                message=f"{picked} is chosen. Now tap the person to swap with "
+                f"(or {picked} again to change your mind).",
+            )
     return _act(
         request,
         session,
-        lambda data: changes.swap_members(session, data["a"], data["b"]),
-        SwapForm(session, request.POST),
+        lambda data: changes.swap_members(session, data["a"], data["b"], data["choice"]),
+        form,
+        "club:seating_swap",
+        answer_at,
     )
 
 

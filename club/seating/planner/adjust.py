@@ -62,7 +62,8 @@ class Leaver:
     ``seating`` is the room without the leaver.  When their table drops to two players,
     ``needs_action`` is True and ``options`` ranks the ways to fix it (move both players to
     other tables, or bring one player over), least cost first; ``options[0].seating`` is the
-    suggested result.
+    suggested result.  When it drops to three while a table has five, ``options`` offers
+    moving a five's Dreamer over (two tables of four); playing on as three needs nothing.
     """
 
     seating: Seating
@@ -70,6 +71,17 @@ class Leaver:
     needs_action: bool
     message: str
     options: tuple[Option, ...]
+
+
+WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def _then(sizes: dict[int, int]) -> str:
+    """'both then have four', or 'table 4 then has four and table 2 three'."""
+    if len(sizes) == 2 and len(set(sizes.values())) == 1:
+        return f"both then have {WORDS[next(iter(sizes.values()))]}"
+    parts = [f"table {n} then has {WORDS[size]}" for n, size in sizes.items()]
+    return " and ".join([parts[0], *(p.replace(" then has", "") for p in parts[1:])])
 
 
 def lock(seating: Seating, *numbers: int) -> Seating:
@@ -111,6 +123,18 @@ def _problems_with(
     if want is not None and want != number:
         found.append(f"{names[pid]} must sit at table {want}.")
     return found
+
+
+def last_week_pairs_made(before: Seating, after: Seating) -> list[tuple[PlayerId, PlayerId]]:
+    """Pairs at one table in ``after`` but not in ``before`` who sat together last week."""
+    if not before.history:
+        return []
+
+    def pairs(s: Seating) -> set[frozenset]:
+        return {pair(a, b) for t in s.tables for a, b in combinations(t.player_ids, 2)}
+
+    last = {pair(a, b) for t in before.history[-1] for a, b in combinations(t, 2)}
+    return [tuple(p) for p in (pairs(after) - pairs(before)) & last]
 
 
 def swap(
@@ -203,7 +227,8 @@ def add_late_arrival(
         chairs = join_chair(t.chairs, pid)
         tables = [Table(t.number, chairs) if x.number == t.number else x for x in seating.tables]
         option = Option(
-            f"Table {t.number} ({t.size} -> {t.size + 1}), as {chairs[-1].wind.label}",
+            f"{names[pid]} joins table {t.number} as {chairs[-1].wind.label}; "
+            f"it then has {WORDS[t.size + 1]}",
             (Move(pid, None, t.number),),
             _rebuild(seating, tables, players),
             round(cost, 6),
@@ -276,9 +301,10 @@ def remove_leaver(seating: Seating, player_id: PlayerId) -> Leaver:
     """Take out someone who leaves early, without moving anybody else.
 
     At a table of five the Dreamer takes the empty chair; at a four the other three go on as a
-    three.  A three becomes a table of two, which cannot play: ``needs_action`` is set and
-    ``options`` lists, least cost first, moving both players to tables with room, or
-    bringing one player over from a table of five or four.
+    three (``options`` offers a five's Dreamer to make it four again).  A three becomes a
+    table of two, which cannot play: ``needs_action`` is set and ``options`` lists, least
+    cost first, moving both players to tables with room, or bringing one player over from
+    a table of five or four.
     """
     names = seating.names
     t = seating.table_of(player_id)
@@ -290,13 +316,17 @@ def remove_leaver(seating: Seating, player_id: PlayerId) -> Leaver:
         note = ""
         if t.size == 5 and t.dreamer != player_id:
             note = f" The Dreamer {names[t.dreamer]} takes the empty chair."
-        return Leaver(
-            after,
-            t.number,
-            False,
-            f"Table {t.number} goes on with {len(chairs)} players.{note}",
-            (),
-        )
+        message = f"Table {t.number} goes on with {WORDS[len(chairs)]} players.{note}"
+        # A three beside a five: the five's Dreamer (sitting out anyway) can make two fours.
+        dreamers = []
+        if len(chairs) == 3:
+            for five in after.tables:
+                if five.size == 5 and not _problems_with(
+                    seating, five.dreamer, after.table(t.number).player_ids, t.number, names
+                ):
+                    dreamers.append(_bring_over(seating, after, five, five.dreamer, t.number))
+            dreamers.sort(key=lambda o: (o.last_week_pairs, o.cost))
+        return Leaver(after, t.number, False, message, tuple(dreamers))
     table = after.table(t.number)
     pair_ids = table.player_ids
     ranked: list[tuple[tuple, Option]] = []
@@ -333,12 +363,18 @@ def remove_leaver(seating: Seating, player_id: PlayerId) -> Leaver:
                             ch = join_chair(ch, m)
                         x = Table(x.number, ch)
                     new_tables.append(x)
-                desc = " and ".join(
-                    f"{names[m]} to table {n}" for n, ms in dest.items() for m in ms
-                )
+                if len(dest) == 1:
+                    ((n, _),) = dest.items()
+                    size = after.table(n).size + 2
+                    desc = f"{names[p]} and {names[q]} both move to table {n}, which then has {WORDS[size]}"
+                else:
+                    desc = (
+                        f"{names[p]} moves to table {tp.number} and {names[q]} to table {tq.number}; "
+                        + _then({n: after.table(n).size + 1 for n in dest})
+                    )
                 moves = tuple(Move(m, t.number, n) for n, ms in dest.items() for m in ms)
                 option = Option(
-                    f"Close table {t.number}: move {desc}",
+                    f"Close table {t.number}: {desc}",
                     moves,
                     _rebuild(after, new_tables),
                     round(cost, 6),
@@ -352,29 +388,42 @@ def remove_leaver(seating: Seating, player_id: PlayerId) -> Leaver:
         for m in donor.player_ids:
             if _problems_with(seating, m, pair_ids, t.number, names):
                 continue
-            cost, lw = _new_pairs_cost(seating, m, pair_ids)
-            new_tables = []
-            for x in after.tables:
-                if x.number == donor.number:
-                    x = Table(x.number, leave_chair(x.chairs, m))
-                elif x.number == t.number:
-                    x = Table(x.number, join_chair(x.chairs, m))
-                new_tables.append(x)
-            option = Option(
-                f"Bring {names[m]} from table {donor.number} ({donor.size} -> {donor.size - 1}) to table {t.number}",
-                (Move(m, donor.number, t.number),),
-                _rebuild(after, new_tables),
-                round(cost, 6),
-                lw,
-            )
+            option = _bring_over(seating, after, donor, m, t.number)
             # a five giving its Dreamer disturbs nobody playing: prefer it on equal cost
-            ranked.append(((lw, cost, 0 if m == donor.dreamer else 1, donor.number), option))
+            key = (option.last_week_pairs, option.cost, 0 if m == donor.dreamer else 1)
+            ranked.append(((*key, donor.number), option))
     ranked.sort(key=lambda x: x[0])
     options = tuple(o for _, o in ranked)
-    message = f"Table {t.number} is down to two players and cannot play: "
-    message += (
-        f"best is: {options[0].description}."
-        if options
-        else "no other table can take them or spare a player."
-    )
+    message = f"Table {t.number} is down to two players and cannot play."
+    if not options:
+        message += " No other table can take them or spare a player."
     return Leaver(after, t.number, True, message, options)
+
+
+def _bring_over(
+    seating: Seating, after: Seating, donor: Table, pid: PlayerId, number: int
+) -> Option:
+    """``pid`` moves from table ``donor`` to table ``number`` (in ``after``), in plain words."""
+    names = seating.names
+    target = after.table(number)
+    tables = []
+    for x in after.tables:
+        if x.number == donor.number:
+            x = Table(x.number, leave_chair(x.chairs, pid))
+        elif x.number == number:
+            x = Table(x.number, join_chair(x.chairs, pid))
+        tables.append(x)
+    who = names[pid]
+    if pid == donor.dreamer:
+        who = f"{who}, the Dreamer at table {donor.number},"
+        where = f"moves to table {number}"
+    else:
+        where = f"moves from table {donor.number} to table {number}"
+    cost, lw = _new_pairs_cost(seating, pid, target.player_ids)
+    return Option(
+        f"{who} {where}; " + _then({donor.number: donor.size - 1, number: target.size + 1}),
+        (Move(pid, donor.number, number),),
+        _rebuild(after, tables),
+        round(cost, 6),
+        lw,
+    )

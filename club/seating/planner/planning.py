@@ -30,6 +30,8 @@ from .sizes import Prefer, table_sizes
 from .tables import Seating, Table
 from .winds import Chair, Wind, relabel, roll_winds
 
+#: Cost matrices hold whole multiples of 1 / QUANTUM (see _problem).
+QUANTUM = 2**16
 #: How much a look-ahead week counts against the week being planned (per week further away).
 LOOKAHEAD_DISCOUNT = 0.25
 #: Default number of look-ahead weeks.
@@ -301,22 +303,28 @@ def _problem(
         if x in index and y in index:
             ages[(index[x], index[y])] = a
     beginners = [i for i, p in enumerate(free) if p.beginner] if rules.spread_beginners else []
+    # With no more beginners than tables every beginner can have a table of their own: a
+    # promise, ranked above repeats (below only the hard rules). With more, the beginner
+    # term just spreads them as evenly as it can among the repeats.
+    apart = len(beginners) <= len(sizes)
 
     def secondary(offset: int) -> list[list[float]]:
         m = [[0.0] * n for _ in range(n)]
         for (i, j), a in ages.items():
             m[i][j] = m[j][i] = sum(w.meeting(age + offset) for age in a)
-        for x in beginners:
-            for y in beginners:
-                if x != y:
-                    m[x][y] += w.beginner_pair
+        if not apart:
+            for x in beginners:
+                for y in beginners:
+                    if x != y:
+                        m[x][y] += w.beginner_pair
         return m
 
     now = secondary(0)
     futures = [secondary(d) for d in range(1, lookahead + 1)]
     # Lexicographic weights: one more last-week pair must outweigh all the rest of the
-    # objective (this week's weighted cost plus the discounted look-ahead), and one
-    # never-together pair everything else.
+    # objective (this week's weighted cost plus the discounted look-ahead), one more pair of
+    # beginners (when they can be kept apart) all of that, and one never-together pair
+    # everything else.
     big = max(sizes)
     pairs_per_week = sum(s * (s - 1) // 2 for s in sizes)
 
@@ -329,7 +337,10 @@ def _problem(
         for d, m in enumerate(futures, start=1)
     )
     last_week = rest + 1.0
-    never = (pairs_per_week + 1) * last_week + rest + 1.0
+    below_beginners = (pairs_per_week + 1) * last_week + rest + 1.0
+    beginner_pairs = len(beginners) * (len(beginners) - 1) // 2 if apart else 0
+    beginner = below_beginners if beginner_pairs else 0.0
+    never = (beginner_pairs + 1) * below_beginners
     floor = 0.0
     if history:
         for table in history[-1]:
@@ -340,12 +351,22 @@ def _problem(
                     now[b][a] += last_week
         # last week's tables force some of their pairs together again (pigeonhole)
         floor = last_week * pigeonhole_bound(set(index), len(sizes), history[-1])
+    if beginner:
+        for x in beginners:
+            for y in beginners:
+                if x != y:
+                    now[x][y] += beginner
     for a, b in (tuple(p) for p in rules.never_together):
         if a in index and b in index:
             i, j = index[a], index[b]
             for m in (now, *futures):
                 m[i][j] += never
                 m[j][i] += never
+    # Whole multiples of 2**-16: the large weights above then add and subtract exactly, so
+    # the optimiser's swap deltas carry no rounding noise.
+    for m in (now, *futures):
+        for row in m:
+            row[:] = [round(x * QUANTUM) / QUANTUM for x in row]
     return optimiser.Problem(
         sizes=list(sizes),
         base=now,

@@ -36,6 +36,8 @@ class Quality:
       pair beyond their first (what the club wants small).
     * ``max_meetings``: the most times any pair at this week's tables will have met, this
       week included.
+    * ``repeat_pairs_random`` / ``last_week_pairs_random``: how many a seating drawn at
+      random (same table sizes) has on average, to say how many were avoided.
     * ``beginners_per_table``: beginners at each table, in table order.
     * ``violations``: broken hard constraints (only possible after a forced manual change).
     """
@@ -49,6 +51,8 @@ class Quality:
     season_extra_meetings: int
     season_extra_meetings_min: int
     max_meetings: int
+    repeat_pairs_random: float = 0.0
+    last_week_pairs_random: float = 0.0
     beginners_per_table: tuple[int, ...] = ()
     violations: tuple[str, ...] = ()
 
@@ -118,6 +122,10 @@ def evaluate(
         math.ceil(degree_bound(ids, sizes, lambda a, b: 1.0 if pair(a, b) in last else 0.0) - 1e-9),
         pigeonhole_bound(present, k, history[-1] if history else ()),
     )
+    # At random every pair of present players is equally likely to share a table.
+    share = sum(math.comb(size, 2) for size in sizes) / max(1, math.comb(len(ids), 2))
+    met_here = sum(1 for p in ages if p <= present)
+    last_here = sum(1 for p in last if p <= present)
     cheapest_repeat = min((weights.meeting(a) for a in range(1, len(history) + 1)), default=0.0)
     cost_min = max(
         degree_bound(ids, sizes, weight),
@@ -134,6 +142,8 @@ def evaluate(
         season_extra_meetings=history_extra + repeat,
         season_extra_meetings_min=history_extra + repeat_min,
         max_meetings=max_meetings,
+        repeat_pairs_random=round(share * met_here, 1),
+        last_week_pairs_random=round(share * last_here, 1),
         beginners_per_table=tuple(sum(1 for x in t if x in beginners) for t in tables),
         violations=_violations(tables, numbers, rules, names_of(players)),
     )

@@ -21,6 +21,7 @@ from club.seating.planner import (
     Wind,
     add_late_arrival,
     evaluate,
+    last_week_pairs_made,
     lock,
     meeting_ages,
     pair_weights,
@@ -458,6 +459,26 @@ def test_beginners_spread_across_tables() -> None:
     assert sum(q.beginners_per_table) == 4
 
 
+def test_beginners_get_a_table_each_even_at_the_cost_of_repeats() -> None:
+    """With a season of history, keeping beginners apart can cost repeated pairs; while
+    there are no more beginners than tables it is still always done."""
+    ids = list(range(24))
+    for seed in range(12):
+        rng = random.Random(seed)
+        history = random_history(rng, ids, weeks=8, attendance=0.9)
+        beginners = set(rng.sample(ids, 6))  # six tables of four: one beginner each
+        players = [Player(i, beginner=i in beginners) for i in ids]
+        seating = plan_seating(players, history, spread_beginners=True, rng=rng)
+        assert seating.quality.beginners_per_table == (1,) * 6, seed
+
+
+def test_with_more_beginners_than_tables_they_are_spread_evenly() -> None:
+    players = [Player(i, beginner=i < 6) for i in range(16)]
+    for seed in range(5):
+        seating = plan_seating(players, spread_beginners=True, rng=random.Random(seed))
+        assert sorted(seating.quality.beginners_per_table) == [1, 1, 2, 2]
+
+
 # --- reproducibility -----------------------------------------------------------------------
 
 
@@ -617,6 +638,36 @@ def test_leaver_from_a_four_leaves_a_three() -> None:
     unchanged_except(seating, result.seating, {1})
 
 
+def test_a_three_beside_a_five_is_offered_the_dreamer_in_plain_words() -> None:
+    players = [Player(i, name=f"P{i}") for i in range(9)]  # a four and a five
+    seating = plan_seating(players, rng=random.Random(3))
+    four = next(t for t in seating.tables if t.size == 4)
+    five = next(t for t in seating.tables if t.size == 5)
+    result = remove_leaver(seating, four.east)
+    assert not result.needs_action and result.seating.table(four.number).size == 3
+    (option,) = result.options
+    assert option.description == (
+        f"P{five.dreamer}, the Dreamer at table {five.number}, moves to table {four.number}; "
+        "both then have four"
+    )
+    assert sorted(t.size for t in option.seating.tables) == [4, 4]
+    assert option.seating.table(five.number).player_ids == five.player_ids[:4]
+
+
+def test_no_dreamer_is_offered_without_a_table_of_five() -> None:
+    seating = plan_seating(range(12), rng=random.Random(3))
+    assert remove_leaver(seating, seating.table(1).east).options == ()
+
+
+def test_last_week_pairs_made_by_a_swap() -> None:
+    history = [[[0, 1, 2, 3], [4, 5, 6, 7]]]
+    seating = seating_from_tables([[0, 4, 1, 5], [2, 6, 3, 7]], range(8), history)
+    after = swap(seating, 4, 2)  # 2 joins 0 and 1 (last week's mates); 4 joins 6 and 7
+    made = {frozenset(p) for p in last_week_pairs_made(seating, after)}
+    assert made == {frozenset(p) for p in [(0, 2), (1, 2), (4, 6), (4, 7)]}
+    assert last_week_pairs_made(seating, seating) == []
+
+
 def test_leaver_from_a_three_offers_the_cheapest_fix() -> None:
     history = [[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10]]]
     tables = [[0, 4, 8, 9], [1, 5, 10, 11], [2, 6, 3]]
@@ -654,3 +705,11 @@ def test_messages_name_players_by_their_name() -> None:
     forced = swap(seating, 2, seating.table_of(1).player_ids[1], force=True)
     (violation,) = forced.quality.violations
     assert violation.startswith(("P1 and P2 must never", "P2 and P1 must never"))
+
+
+def test_quality_says_what_a_random_seating_would_have() -> None:
+    history = [[[0, 1, 2, 3], [4, 5, 6, 7]]]
+    q = evaluate([[0, 4, 1, 5], [2, 6, 3, 7]], range(8), history)
+    # 12 of the 28 pairs met last week; two tables of four seat 12 of the 28 pairs.
+    assert q.last_week_pairs_random == q.repeat_pairs_random == round(12 * 12 / 28, 1)
+    assert q.last_week_pairs == 4

@@ -7,6 +7,8 @@ from django.urls import reverse
 
 from club.models import Seat, SeatingPlan
 from club.seating.changes import make_seating
+from club.seating.display import quality_in_words
+from club.seating.planner import Quality
 from tests.club.seating.helpers import members, plan, played, published, session_with, snapshot
 from tests.factories import MemberFactory, UserFactory
 
@@ -32,6 +34,7 @@ def two_members_at_different_tables(session):
 CHANGES = [
     ("seating_make", (), {}),
     ("seating_reroll", (), {}),
+    ("seating_undo", (), {}),
     ("seating_swap", (), {"a": "1", "b": "2"}),
     ("seating_lock", (1,), {}),
     ("seating_unlock", (1,), {}),
@@ -87,9 +90,12 @@ def test_make_the_seating_with_htmx_returns_only_the_panel(coordinator_client, s
 
 def test_plain_post_redirects_back_with_a_message(coordinator_client, session):
     response = coordinator_client.post(url("seating_make", session))
-    assert response.status_code == 302 and response["Location"] == url("seating_manage", session)
-    page = coordinator_client.get(response["Location"]).content.decode()
-    assert "Here is the proposed seating" in page
+    manage = url("seating_manage", session)
+    assert response.status_code == 302 and response["Location"] == manage + "#answer"
+    page = coordinator_client.get(manage).content.decode()
+    answer = page[page.index('id="answer"') :]
+    assert answer.index("Here is the proposed seating") < answer.index("Table 1")
+    assert page.count("Here is the proposed seating") == 1  # not at the top as well
 
 
 def test_a_refusal_is_shown_in_the_panel_with_status_200(coordinator_client, session):
@@ -240,7 +246,7 @@ def test_print_page_has_the_room_sheet_and_a_card_per_table(member_client, sessi
     page = member_client.get(url("seating_print", session)).content.decode()
     assert page.count('class="room-sheet"') == 1
     assert page.count('class="print-card"') == 2
-    assert "data-print" in page and "js/print.js" in page
+    assert "data-print" in page and "js/seating.js" in page and "onclick" not in page
 
 
 def test_unknown_session_is_404(coordinator_client, club):
@@ -306,7 +312,10 @@ def test_swap_with_a_bad_id_is_refused_in_plain_words(coordinator_client, sessio
     make_seating(session, seed=1)
     a, _ = two_members_at_different_tables(session)
     before = snapshot(session)
-    for data in ({"a": bad, "b": a.pk}, {"a": a.pk, "b": bad}):
+    tries = [{"a": bad, "b": a.pk}, {"a": a.pk, "b": bad}, {"pick": bad}]
+    if bad:  # an empty first choice with a tap is simply a first tap
+        tries.append({"a": bad, "pick": a.pk})
+    for data in tries:
         response = coordinator_client.post(url("seating_swap", session), data, **HTMX)
         assert response.status_code == 200
         assert said_for(bad) in response.content.decode()
@@ -370,3 +379,202 @@ def test_a_second_make_shows_the_seating_already_made(coordinator_client, sessio
     assert snapshot(session) == before
     html = coordinator_client.post(url("seating_reroll", session), **HTMX).content.decode()
     assert "Re-rolled" in html and snapshot(session) != before
+
+
+# --- answering beside the control, tapping to swap, undo -----------------------------------
+
+
+def seat_table(session, member) -> int:
+    return Seat.objects.get(plan__session=session, member=member).table.number
+
+
+def card_of(html: str, number: int) -> str:
+    start = html.index(f'id="table-{number}"')
+    end = html.find("</article>", start)
+    return html[start:end]
+
+
+def test_tapping_two_names_swaps_them_without_javascript(coordinator_client, session):
+    make_seating(session, seed=1)
+    a, b = two_members_at_different_tables(session)
+    page = coordinator_client.post(url("seating_swap", session), {"pick": a.pk}).content.decode()
+    card = card_of(page, 1)
+    assert f"{a.table_name} is chosen" in card  # the answer stands on the tapped table's card
+    assert f'value="{a.pk}" class="seat-pick" aria-pressed="true"' in page
+    assert f'<input type="hidden" name="a" value="{a.pk}">' in page
+
+    response = coordinator_client.post(url("seating_swap", session), {"a": a.pk, "pick": b.pk})
+    assert response.status_code == 302 and response["Location"].endswith("#answer")
+    assert seat_table(session, a) == 2 and seat_table(session, b) == 1
+    page = coordinator_client.get(url("seating_manage", session)).content.decode()
+    assert f"{a.table_name} now sits at table 2" in card_of(page, 2)
+
+
+def test_tapping_the_same_name_again_chooses_nobody(coordinator_client, session):
+    make_seating(session, seed=1)
+    a, _ = two_members_at_different_tables(session)
+    before = snapshot(session)
+    html = coordinator_client.post(
+        url("seating_swap", session), {"a": a.pk, "pick": a.pk}, **HTMX
+    ).content.decode()
+    assert "Nobody is chosen now" in html and 'aria-pressed="true"' not in html
+    assert snapshot(session) == before
+
+
+def test_lock_answers_on_the_tables_card(coordinator_client, session):
+    make_seating(session, seed=1)
+    html = coordinator_client.post(
+        url("seating_lock", session, 2), {"answer_at": "table-2"}, **HTMX
+    ).content.decode()
+    assert "Table 2 is locked" in card_of(html, 2)
+    assert 'id="answer"' in card_of(html, 2) and html.count('id="answer"') == 1
+
+
+def last_week_room(club):
+    people = members(club, 8)
+    played(club, [people[:4], people[4:]], datetime.date.today() - datetime.timedelta(days=7))
+    return people, session_with(club, people, date=datetime.date.today())
+
+
+def test_a_swap_that_brings_back_last_weeks_pairs_asks_first(coordinator_client, club):
+    people, session = last_week_room(club)
+    make_seating(session, seed=1)
+    tables = snapshot(session)
+    # Someone from last week's first four swaps with someone at the other table who sat
+    # with them: that pairs them with last week's mates again.
+    first = Seat.objects.get(plan__session=session, member_id=tables[1][0][0]).member
+    mates_of_first = {m.pk for m in (people[:4] if first in people[:4] else people[4:])}
+    other = next(
+        Seat.objects.get(plan__session=session, member_id=pk).member
+        for pk, _, _ in tables[2]
+        if pk not in mates_of_first
+    )
+    before = snapshot(session)
+    html = coordinator_client.post(
+        url("seating_swap", session), {"a": first.pk, "b": other.pk}, **HTMX
+    ).content.decode()
+    assert "Please choose" in html and "sat together last week" in html
+    assert f"Swap {first.table_name} and {other.table_name} anyway" in html
+    assert snapshot(session) == before
+
+    html = coordinator_client.post(
+        url("seating_swap", session), {"a": first.pk, "b": other.pk, "choice": "cancel"}, **HTMX
+    ).content.decode()
+    assert "nobody was swapped" in html and snapshot(session) == before
+    coordinator_client.post(
+        url("seating_swap", session), {"a": first.pk, "b": other.pk, "choice": "confirm"}, **HTMX
+    )
+    assert seat_table(session, first) == 2
+
+
+def test_reroll_after_a_swap_asks_and_undo_brings_the_swap_back(coordinator_client, session):
+    make_seating(session, seed=1)
+    a, b = two_members_at_different_tables(session)
+    coordinator_client.post(url("seating_swap", session), {"a": a.pk, "b": b.pk}, **HTMX)
+    swapped = snapshot(session)
+
+    html = coordinator_client.post(url("seating_reroll", session), **HTMX).content.decode()
+    assert "You have changed this seating by hand" in html and "Re-roll anyway" in html
+    assert snapshot(session) == swapped
+
+    html = coordinator_client.post(
+        url("seating_reroll", session), {"choice": "confirm"}, **HTMX
+    ).content.decode()
+    assert "Re-rolled" in html and "Undo the re-roll" in html
+    assert snapshot(session) != swapped
+
+    html = coordinator_client.post(url("seating_undo", session), **HTMX).content.decode()
+    assert "Undone: the re-roll." in html
+    assert snapshot(session) == swapped
+    html = coordinator_client.post(url("seating_reroll", session), **HTMX).content.decode()
+    assert "You have changed this seating by hand" in html  # the swap is back, so it asks
+
+
+def test_undo_a_swap(coordinator_client, session):
+    make_seating(session, seed=1)
+    before = snapshot(session)
+    a, b = two_members_at_different_tables(session)
+    html = coordinator_client.post(
+        url("seating_swap", session), {"a": a.pk, "b": b.pk}, **HTMX
+    ).content.decode()
+    assert f"Undo the swap of {a.table_name} and {b.table_name}" in html
+    html = coordinator_client.post(url("seating_undo", session), **HTMX).content.decode()
+    assert snapshot(session) == before
+    assert "Undo" not in html.split("How well mixed")[0].replace("Undone", "")
+    html = coordinator_client.post(url("seating_undo", session), **HTMX).content.decode()
+    assert "There is nothing to undo" in html
+
+
+def test_a_leaver_beside_a_table_of_five_is_offered_the_dreamer(coordinator_client, club):
+    session = session_with(club, members(club, 9), date=datetime.date.today())  # a 4 and a 5
+    published(session)
+    before = snapshot(session)
+    four = next(n for n, s in before.items() if len(s) == 4)
+    five = next(n for n, s in before.items() if len(s) == 5)
+    leaver = Seat.objects.get(plan__session=session, table__number=four, position=1).member
+    dreamer = Seat.objects.get(plan__session=session, table__number=five, wind="D").member
+
+    html = coordinator_client.post(
+        url("seating_leaver", session), {"member": leaver.pk, "answer_at": "leaver"}, **HTMX
+    ).content.decode()
+
+    suggested = html[html.index("Suggested:") :]
+    assert suggested.startswith(
+        f"Suggested:</span> {dreamer.table_name}, the Dreamer at table {five}, moves to "
+        f"table {four}; both then have four"
+    )
+    assert f"Take {leaver.table_name} out; table {four} plays as a table of three" in html
+    assert snapshot(session) == before
+    coordinator_client.post(
+        url("seating_leaver", session), {"member": leaver.pk, "choice": "0"}, **HTMX
+    )
+    assert sorted(len(s) for s in snapshot(session).values()) == [4, 4]
+
+
+def test_many_choices_show_three_and_hide_the_rest(coordinator_client, club):
+    club.odd_tables = "three"
+    club.save()
+    session = session_with(club, members(club, 15), date=datetime.date.today())  # 4, 4, 4, 3
+    published(session)
+    three = next(n for n, s in snapshot(session).items() if len(s) == 3)
+    leaver = Seat.objects.get(plan__session=session, table__number=three, position=1).member
+    html = coordinator_client.post(
+        url("seating_leaver", session), {"member": leaver.pk}, **HTMX
+    ).content.decode()
+    shown, hidden = html.split("<summary>Other choices")
+    assert shown.count('name="choice"') == 4  # the suggestion, two more, and "keep two"
+    assert hidden.count('name="choice"') > 3
+    assert "->" not in html
+
+
+def test_quality_says_how_many_repeats_were_avoided():
+    quality = Quality(
+        repeat_pairs=21,
+        repeat_pairs_min=6,
+        last_week_pairs=0,
+        last_week_pairs_min=0,
+        cost=0,
+        cost_min=0,
+        season_extra_meetings=0,
+        season_extra_meetings_min=0,
+        max_meetings=2,
+        repeat_pairs_random=45.2,
+        beginners_per_table=(1, 2, 0, 1),
+    )
+    lines = quality_in_words(
+        quality, weeks_of_history=5, spread_beginners=True, numbers=[1, 2, 3, 5]
+    )
+    assert lines[1] == (
+        "21 pairs sat together earlier this season. Seating at random would give about 45, "
+        "so about 24 were avoided. At least 6 cannot be avoided by any seating."
+    )
+    assert lines[-1].startswith("Beginners: two share table 2. The app found no seating")
+
+
+def test_the_room_sheet_marks_guests(member_client, club, session):
+    guest = MemberFactory(club=club, is_guest=True, table_name="Visitor")
+    session.attendances.create(member=guest)
+    published(session)
+    page = member_client.get(url("seating_print", session)).content.decode()
+    assert '<span class="room-name">Visitor</span> <span class="room-mark">(guest)</span>' in page
+    assert "<td>Visitor (guest)</td>" in page
