@@ -131,9 +131,7 @@ def record_win(match: Match, hand_number: int, win: Win, by=None) -> Hand:
 def _score_full(match: Match, state, win: FullWin):
     """The contract JSON with the state's winds, the engine's result, payments per chair."""
     try:
-        hand = table_rules.full_hand(
-            match, state, win.tiles, win.winner, win.won_by, win.discarder
-        )
+        hand = table_rules.full_hand(match, state, win.tiles, win.winner, win.won_by, win.discarder)
         result, payments = table_rules.score_full_hand(
             match, state, hand, win.winner, win.discarder
         )

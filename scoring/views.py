@@ -35,9 +35,7 @@ def picker_preview(form: PickerForm, hand_fields: dict, score) -> Preview:
         return Preview(empty=True)
     missing = form.missing()
     if missing:
-        hand_fields = {
-            k: v for k, v in hand_fields.items() if k not in ("discarder", "first_turn")
-        }
+        hand_fields = {k: v for k, v in hand_fields.items() if k not in ("discarder", "first_turn")}
         hand_fields["won_by"] = "wall"
     hand = draft.contract(form.winning_tile, **hand_fields)
     try:

@@ -4,7 +4,6 @@ winds chosen by hand; nothing recorded."""
 from html import unescape
 
 import pytest
-from django.urls import reverse
 
 from scoring.engine import score
 from scoring.models import Hand
@@ -43,8 +42,15 @@ def test_any_member_sees_the_empty_picker(member_client):
     html = unescape(response.content.decode())
     assert response.status_code == 200
     assert "Score a hand (practice)" in html
-    for label in ("3 Bamboo", "9 Characters", "1 Dots", "East wind", "Red dragon",
-                  "Flower 1: Plum", "Season 4: Winter"):
+    for label in (
+        "3 Bamboo",
+        "9 Characters",
+        "1 Dots",
+        "East wind",
+        "Red dragon",
+        "Flower 1: Plum",
+        "Season 4: Winter",
+    ):
         assert label in html
     assert "Tap the tiles below" in html
 
