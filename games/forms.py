@@ -112,7 +112,7 @@ class TablePickerForm(PickerForm):
 
     hand = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     winner = forms.TypedChoiceField(
-        label="Who won?", coerce=int, widget=forms.RadioSelect, required=False
+        label="Who won?", coerce=int, widget=forms.RadioSelect, required=False, empty_value=None
     )
     discarder = forms.TypedChoiceField(
         label=PickerForm.discarder_label,
