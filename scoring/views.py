@@ -103,8 +103,9 @@ def api_score(request):
             ruleset = ruleset.with_overrides(options=options)
     except EngineError as error:
         return _api_error(str(error))
+    # A form's or a file's body is never a hand; a body sent without a type is read as JSON.
     content_type = request.content_type or ""
-    if content_type not in JSON_TYPES:
+    if content_type and content_type not in JSON_TYPES:
         return _api_error(
             "Send the hand as JSON, with the header Content-Type: application/json.",
             ruleset.name,
