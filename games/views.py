@@ -398,9 +398,17 @@ def full_hand(request, match):
             discarder=form.choice("discarder") if won_by in Hand.DISCARDER_PAYS else None,
             tiles={k: v for k, v in hand.items() if k not in ("won_by", "discarder")},
         )
+        if number != board.hand:
+            raise EngineError(_stale_message(number, board.hand))
+        # The board's state is the hand being played: no second replay of the match.
         try:
-            _, result, payments = recording.preview_full(match, number, win)
-        except recording.RecordingError as error:
+            contract = table_rules.full_hand(
+                match, board.state, win.tiles, win.winner, win.won_by, win.discarder
+            )
+            result, payments = table_rules.score_full_hand(
+                match, board.state, contract, win.winner, win.discarder
+            )
+        except table_rules.TotalRefused as error:
             raise EngineError(str(error)) from error
         return result, selectors.pay_words(board.names, payments), board.unit
 

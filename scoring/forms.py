@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django import forms
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from scoring.engine.result import Result
 from scoring.engine.tiles import WINDS
@@ -34,10 +36,26 @@ def item_words(item: dict) -> str:
     return ", ".join(words)
 
 
-@dataclass
-class TileButton:
-    face: Face
-    used_up: bool
+def _tile_button(face: Face, used_up: bool) -> str:
+    number = format_html('<span class="face-number">{}</span>', face.number) if face.number else ""
+    return format_html(
+        '<button type="submit" name="tap" value="{code}" id="tap-{code}" '
+        'class="tile-button tile-{kind}"{disabled}><span class="face-glyph" aria-hidden="true">'
+        '{number}{glyph}</span><span class="face-label">{label}{gone}</span></button>',
+        code=face.code,
+        kind=face.kind,
+        disabled=mark_safe(" disabled") if used_up else "",
+        number=number,
+        glyph=face.glyph,
+        label=face.label,
+        gone=mark_safe(' <span class="used-up">(all used)</span>') if used_up else "",
+    )
+
+
+# Every tile's button, free and used up, built once: the rows are redrawn on every tap.
+TILE_BUTTONS = {
+    code: {used: _tile_button(face, used) for used in (False, True)} for code, face in FACES.items()
+}
 
 
 @dataclass
@@ -109,10 +127,11 @@ class PickerForm(forms.Form):
     def winning_tile(self) -> str | None:
         return self.draft.winning_tile(self.chosen_winning)
 
-    def rows(self) -> list[tuple[str, list[TileButton]]]:
+    def rows(self) -> list[tuple[str, str]]:
+        """Each row's title and its tile buttons' HTML (a used-up tile greyed out)."""
         gone = self.draft.used_up()
         return [
-            (title, [TileButton(FACES[code], code in gone) for code in codes])
+            (title, mark_safe("".join(TILE_BUTTONS[code][code in gone] for code in codes)))
             for title, codes in ROWS
         ]
 

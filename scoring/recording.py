@@ -140,13 +140,6 @@ def _score_full(match: Match, state, win: FullWin):
     return hand, result, payments
 
 
-def preview_full(match: Match, hand_number: int, win: FullWin):
-    """(contract JSON, engine result, payments per chair) for a hand built from its tiles,
-    without saving. RecordingError with the engine's or the flow's reason."""
-    _, state = _next_state(match, hand_number, win.outcome())
-    return _score_full(match, state, win)
-
-
 @transaction.atomic
 def record_full(match: Match, hand_number: int, win: FullWin, by=None) -> Hand:
     """Record a hand worked out from its tiles: the engine's total, itemised score and
