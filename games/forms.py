@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from django import forms
 
+from scoring.forms import PickerForm
 from scoring.models import Hand, KongChips
-from scoring.recording import Win
+from scoring.recording import FullWin, Win
 
 WHO_PAYS_LABEL = "Who discarded the winning tile (or whose kong was robbed)?"
 
@@ -103,3 +104,51 @@ class KongForm(HandNumberForm):
         self.fields["chair"].choices = _player_choices(board)
         if not self.is_bound:
             self.initial.setdefault("hand", board.hand)
+
+
+class TablePickerForm(PickerForm):
+    """The tile picker at a table: who won and who discarded are chairs; the winds, the
+    dealer and the goulash come from the match's state."""
+
+    hand = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    winner = forms.TypedChoiceField(
+        label="Who won?", coerce=int, widget=forms.RadioSelect, required=False, empty_value=None
+    )
+    discarder = forms.TypedChoiceField(
+        label=PickerForm.discarder_label,
+        coerce=int,
+        required=False,
+        empty_value=None,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args, board, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = _player_choices(board)
+        self.fields["winner"].choices = players
+        self.fields["discarder"].choices = players
+        if not self.is_bound:
+            self.initial.setdefault("hand", board.hand)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("won_by") not in Hand.DISCARDER_PAYS:
+            cleaned["discarder"] = None
+        elif cleaned.get("discarder") is not None and cleaned["discarder"] == cleaned.get("winner"):
+            self.add_error("discarder", "The winner cannot also be the one who pays for it.")
+        return cleaned
+
+    def missing(self) -> list[str]:
+        missing = [] if self.choice("winner") is not None else ["who won"]
+        return missing + super().missing()
+
+    def full_win(self) -> FullWin:
+        """The win as recording.record_full takes it (call once nothing is missing)."""
+        fields = self.hand_fields()
+        tiles = self.draft.contract(self.winning_tile)
+        for name in ("last_tile", "first_turn"):
+            if name in fields:
+                tiles[name] = fields[name]
+        return FullWin(
+            self.choice("winner"), self.choice("won_by"), self.choice("discarder"), tiles
+        )

@@ -14,6 +14,7 @@ urlpatterns = [
     path(_table + "live/", views.live, name="live"),
     path(_table + "win/", views.record_win, name="win"),
     path(_table + "win/preview/", views.preview_win, name="preview"),
+    path(_table + "full/", views.full_hand, name="full"),
     path(_table + "draw/", views.record_draw, name="draw"),
     path(_table + "kong/", views.record_kong, name="kong"),
     path(_table + "undo/", views.undo, name="undo"),

@@ -16,14 +16,19 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from club.models import Club, Session, SessionClosed
 from club.roles import coordinator_required, is_coordinator
 from games import dice, selectors
-from games.forms import HandNumberForm, KongForm, WinForm
+from games.forms import HandNumberForm, KongForm, TablePickerForm, WinForm
 from games.start import CannotStart, end_evening, start_play
 from scoring import recording, table_rules
+from scoring.engine import EngineError
+from scoring.models import Hand
+from scoring.views import PICKER_BODY, picker_preview
 
 TEMPLATE = "games/table.html"
 
@@ -318,6 +323,110 @@ def throw_dice(request, match):
     if request.htmx:
         return render(request, TEMPLATE + "#dice", {"thrown": thrown, "board": board})
     return _page(request, match, thrown=thrown)
+
+
+# --- a hand worked out from its tiles ---------------------------------------------------------
+
+FULL_HAND = "games/full_hand.html"
+
+
+def _to_table(request, match, notice: str, level=messages.success):
+    """Back to the table page: a redirect, or for htmx a client-side one."""
+    level(request, notice)
+    url = reverse("games:table", args=[match.session_id, match.table_number])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def _same_full_hand_again(match, number: int, user, win: recording.FullWin) -> bool:
+    hand = match.live_hands().filter(number=number).first()
+    return (
+        hand is not None
+        and hand.entry == Hand.Entry.FULL
+        and hand.recorded_by_id == getattr(user, "pk", None)
+        and hand.flow_outcome() == win.outcome()
+        and all(hand.tiles.get(key) == value for key, value in win.tiles.items())
+    )
+
+
+@table_view(write=True)
+@require_http_methods(["GET", "POST"])
+def full_hand(request, match):
+    """Work out the score from the tiles: the tile picker with the winds, dealer and goulash
+    from the match, a live itemised preview, and saving the hand as quick entry does."""
+    posted_match = request.POST.get("match", "")
+    if posted_match and posted_match != str(match.pk):
+        return _to_table(
+            request,
+            match,
+            "The players at this table changed, so nothing was recorded: check the list, "
+            "then work the hand out again if needed.",
+            messages.warning,
+        )
+    board = selectors.board(match, request.user)
+    if not _can_record(board):
+        return _to_table(request, match, "This match is over: no more hands to record.")
+    form = TablePickerForm(request.POST or None, board=board)
+    form.build()
+    number = form.choice("hand") or board.hand
+    save_error = ""
+    if "save" in request.POST:
+        missing = form.missing()
+        if missing or form.draft.is_empty:
+            save_error = f"Before saving, choose {', '.join(missing or ['the tiles'])}."
+        else:
+            win = form.full_win()
+            try:
+                hand = recording.record_full(match, number, win, by=request.user)
+            except recording.AlreadyRecorded as error:
+                if _same_full_hand_again(match, number, request.user, win):
+                    return _to_table(request, match, f"Hand {number} is saved.")
+                save_error = str(error)
+            except recording.RecordingError as error:
+                save_error = str(error)
+            else:
+                match.refresh_from_db()
+                return _to_table(
+                    request, match, f"Hand {number} saved: {_win_description(match, hand)}."
+                )
+
+    def score(hand):
+        won_by = hand["won_by"]
+        winner = form.choice("winner")
+        win = recording.FullWin(
+            winner=board.state.dealer if winner is None else winner,
+            won_by=won_by,
+            discarder=form.choice("discarder") if won_by in Hand.DISCARDER_PAYS else None,
+            tiles={k: v for k, v in hand.items() if k not in ("won_by", "discarder")},
+        )
+        if number != board.hand:
+            raise EngineError(_stale_message(number, board.hand))
+        # The board's state is the hand being played: no second replay of the match.
+        try:
+            contract = table_rules.full_hand(
+                match, board.state, win.tiles, win.winner, win.won_by, win.discarder
+            )
+            result, payments = table_rules.score_full_hand(
+                match, board.state, contract, win.winner, win.discarder
+            )
+        except table_rules.TotalRefused as error:
+            raise EngineError(str(error)) from error
+        return result, selectors.pay_words(board.names, payments), board.unit
+
+    context = {
+        "board": board,
+        "match": match,
+        "session": match.session,
+        "number": number,
+        "form": form,
+        "preview": picker_preview(form, form.hand_fields(), score),
+        "save_error": save_error,
+        "hidden": [("hand", number), ("match", match.pk)],
+        "fields_template": "games/picker_fields.html",
+        "save_label": f"Save hand {number}",
+    }
+    if request.htmx:
+        return render(request, PICKER_BODY, context)
+    return render(request, FULL_HAND, context)
 
 
 # --- the coordinator: start and end the evening's play -------------------------------------

@@ -92,6 +92,11 @@ class Hand(PaymentRecord):
     # Whether this hand was played as a goulash (U3A), as the flow had it when recorded.
     goulash = models.BooleanField(default=False)
     entry = models.CharField(max_length=5, choices=Entry.choices, default=Entry.QUICK)
+    # A hand worked out from its tiles keeps the hand as the engine read it (contract JSON,
+    # winds included) and the engine's itemised score, so the scoresheet can explain it.
+    tiles = models.JSONField(default=dict, blank=True)
+    breakdown = models.JSONField(default=list, blank=True)
+    limit = models.BooleanField(default=False)
 
     objects = HandQuerySet.as_manager()
 

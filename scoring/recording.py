@@ -29,6 +29,21 @@ class AlreadyRecorded(RecordingError):
 
 
 @dataclass(frozen=True)
+class FullWin:
+    """A win worked out from its tiles: who won, how, who discarded (chairs), and the tiles
+    in the engine contract's JSON (tiles, melds, winning_tile, bonus, last_tile, first_turn).
+    Winds, dealer and options are added from the match's state when it is scored."""
+
+    winner: int
+    won_by: str
+    discarder: int | None
+    tiles: dict
+
+    def outcome(self) -> dict:
+        return {"winner": self.winner, "won_by": self.won_by, "discarder": self.discarder}
+
+
+@dataclass(frozen=True)
 class Win:
     """A quick-entry win: who won, how, who discarded, and the total the table agreed."""
 
@@ -110,6 +125,49 @@ def record_win(match: Match, hand_number: int, win: Win, by=None) -> Hand:
         recorded_by=by,
     )
     hand.payments = _win_payments(match, state, win)
+    return _save(match, hand)
+
+
+def _score_full(match: Match, state, win: FullWin):
+    """The contract JSON with the state's winds, the engine's result, payments per chair."""
+    try:
+        hand = table_rules.full_hand(match, state, win.tiles, win.winner, win.won_by, win.discarder)
+        result, payments = table_rules.score_full_hand(
+            match, state, hand, win.winner, win.discarder
+        )
+    except table_rules.TotalRefused as error:
+        raise RecordingError(str(error)) from error
+    return hand, result, payments
+
+
+@transaction.atomic
+def record_full(match: Match, hand_number: int, win: FullWin, by=None) -> Hand:
+    """Record a hand worked out from its tiles: the engine's total, itemised score and
+    payments, and the hand itself. A complete hand below the rule set's minimum is refused
+    (it may not go out)."""
+    match = _locked(match)
+    _, state = _next_state(match, hand_number, win.outcome())
+    hand_json, result, payments = _score_full(match, state, win)
+    if not result.allowed:
+        raise RecordingError(
+            f"This hand scores {result.total} {table_rules.unit(table_rules.match_ruleset(match))}"
+            ", below the minimum to go out under these rules, so it cannot be recorded as a win."
+        )
+    hand = Hand(
+        match=match,
+        number=hand_number,
+        winner=win.winner,
+        won_by=win.won_by,
+        discarder=win.discarder,
+        total=result.total,
+        goulash=state.goulash,
+        entry=Hand.Entry.FULL,
+        tiles=hand_json,
+        breakdown=result.to_dict()["breakdown"],
+        limit=result.limit,
+        recorded_by=by,
+    )
+    hand.payments = payments
     return _save(match, hand)
 
 

@@ -94,3 +94,65 @@ def goulash_pot(match, state) -> int:
 def unit(ruleset: RuleSet) -> str:
     """What a hand's total counts: points, faan or fan."""
     return ruleset.unit
+
+
+def hand_options(match, state) -> dict:
+    """A hand's own options at this table: u3a's goulash, and three players where the rule
+    set has that option (then nobody is North)."""
+    ruleset = match_ruleset(match)
+    options: dict = {}
+    if state.goulash:
+        options["goulash"] = True
+    if len(state.seated) == 3 and "players" in ruleset.option_defaults:
+        options["players"] = 3
+    return options
+
+
+def full_hand(match, state, tiles: dict, winner: int, won_by: str, discarder) -> dict:
+    """The engine contract's JSON for a hand built from its tiles at this table: the seat
+    and prevailing winds, the dealer and the options come from the state, never typed."""
+    winds = state.winds
+    if winds[winner] is None:
+        raise TotalRefused("That player sits out this hand, so cannot have won it.")
+    hand = dict(tiles)
+    hand.update(
+        won_by=won_by,
+        seat_wind=winds[winner],
+        prevailing_wind=state.round,
+        dealer=winds[state.dealer],
+    )
+    if discarder is not None:
+        if winds[discarder] is None:
+            raise TotalRefused("That player sits out this hand, so cannot have discarded.")
+        hand["discarder"] = winds[discarder]
+    options = hand_options(match, state)
+    if options:
+        hand["options"] = options
+    return hand
+
+
+def score_full_hand(match, state, hand: dict, winner: int, discarder) -> tuple[object, list]:
+    """The engine's result for `hand` (from `full_hand`) and each chair's payment: the
+    engine's payments by seat wind, mapped to chairs through the state's winds (a chair
+    sitting out pays nothing). Raises TotalRefused with the engine's message."""
+    ruleset = match_ruleset(match)
+    try:
+        result = engine.score(hand, ruleset)
+    except EngineError as error:
+        raise TotalRefused(str(error)) from error
+    payments = [0 if wind is None else result.payments[wind] for wind in state.winds]
+    if result.allowed and len(state.seated) == 3 and "players" not in ruleset.option_defaults:
+        # A rule set without a three-player option pays a North nobody plays: the same total
+        # paid by the quick-entry path, which leaves the empty seat out.
+        outcome = engine.Outcome(
+            winner=winner,
+            won_by=hand["won_by"],
+            discarder=discarder,
+            dealer=state.dealer,
+            players=match.chair_count,
+        )
+        try:
+            payments = list(engine.payments_for_total(ruleset, result.total, outcome))
+        except EngineError as error:
+            raise TotalRefused(str(error)) from error
+    return result, payments

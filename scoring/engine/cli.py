@@ -205,6 +205,17 @@ def answer_line(ruleset: RuleSet, line: bytes, number: int) -> str:
         return _internal_error(ruleset, number, error)
 
 
+def answer_one(ruleset: RuleSet, data: bytes) -> str:
+    """The output line for input that is one hand (the web API's request body): exactly the
+    line the command line prints when that hand is its first line, the size limit included."""
+    if len(data) > MAX_LINE_BYTES:
+        return _too_long(ruleset, 1)
+    try:
+        return answer_line(ruleset, data, 1)
+    except Exception as error:  # as for a line of the stream: answered, never raised
+        return _internal_error(ruleset, 1, error)
+
+
 def _internal_error(ruleset: RuleSet, number: int, error: Exception) -> str:
     # The exception's text may repeat the user's input: escaped and cut short like any echo.
     detail = escape_text(str(error))

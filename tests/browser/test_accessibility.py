@@ -96,6 +96,21 @@ def test_coordinator_pages_pass_axe_and_have_big_targets(live_server, browser, d
     page.get_by_role("button", name="Record a draw for hand 1").click()
     expect(page.get_by_role("button", name="Save hand 2")).to_be_visible()
     problems += problems_here(page, table + " (after the dice and a draw)")
+    # The tile picker, empty and then with a complete hand scored item by item.
+    full = f"{base}/play/{tonight.pk}/tables/1/full/"
+    problems += problems_on(page, full)
+    tiles = page.locator(".picker-tiles")
+    for _ in range(3):
+        tiles.get_by_role("button", name="5 Dots", exact=True).click()
+    page.get_by_role("button", name="Pong of 5 Dots").click()
+    for label in ["1 Bamboo", "2 Bamboo", "3 Bamboo"] * 3 + ["Red dragon"] * 2:
+        tiles.get_by_role("button", name=label, exact=True).click()
+    page.locator(".picker-how").get_by_label("Self-drawn from the wall").check()
+    page.locator(".picker-how").get_by_role("group", name="Who won?").get_by_role(
+        "radio"
+    ).first.check()
+    expect(page.locator(".breakdown-total")).to_be_visible()
+    problems += problems_here(page, full + " (a hand scored)")
     for path in [
         f"/play/{tonight.pk}/tables/2/",
         f"/play/{tonight.pk}/end/",
@@ -120,4 +135,8 @@ def test_member_and_public_pages_pass_axe_and_have_big_targets(live_server, brow
     problems += problems_on(page, base + "/no-such-page/")
     log_in(page, base, *MEMBER_LOGIN)
     problems += problems_on(page, base + "/")
+    problems += problems_on(page, base + "/scoring/practice/")
+    page.locator(".picker-tiles").get_by_role("button", name="East wind", exact=True).click()
+    expect(page.locator(".picker-error")).to_be_visible()
+    problems += problems_here(page, base + "/scoring/practice/ (a hand being built)")
     assert problems == []

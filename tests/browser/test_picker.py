@@ -1,0 +1,150 @@
+"""The tile picker in a real browser (strict CSP on): tapping out a full hand on a tablet and
+seeing its itemised score before saving it, and building a hand with the keyboard only."""
+
+import pytest
+from playwright.sync_api import expect
+
+from club.models import Club
+from club.roles import make_coordinator
+from games.start import start_play
+from scoring.engine import score
+from scoring.models import Hand
+from tests.factories import PASSWORD, MemberFactory, UserFactory
+from tests.games.helpers import seated_members, seated_session
+
+TABLET = {"width": 1024, "height": 768}
+NAMES = ["Ann", "Betty", "Carol", "Dot"]
+CONTRACT_HAND = {
+    "tiles": "b1 b2 b3 c5 c5 c5 d7 d8 d9 dr dr",
+    "melds": [{"tiles": "ww ww ww", "concealed": False}],
+    "winning_tile": "d9",
+    "won_by": "discard",
+    "discarder": "N",
+    "seat_wind": "S",
+    "prevailing_wind": "E",
+    "bonus": "f2 s3",
+}
+
+
+def log_in(page, base, username):
+    page.goto(base + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+
+
+def tap(page, label, times=1):
+    tiles = page.locator(".picker-tiles")
+    for _ in range(times):
+        tiles.get_by_role("button", name=label, exact=True).click()
+
+
+@pytest.fixture
+def table(transactional_db):
+    club = Club.objects.current()
+    club.rule_set = "classical"
+    club.save()
+    session = seated_session(club)
+    for member, name in zip(seated_members(session, 1), NAMES, strict=True):
+        member.table_name = name
+        member.save()
+    start_play(session)
+    boss = UserFactory(username="boss")
+    make_coordinator(boss)
+    return session
+
+
+def test_tap_out_a_full_hand_on_a_tablet_and_see_its_score_before_saving(
+    live_server, browser, table
+):
+    page = browser.new_page(viewport=TABLET)
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    log_in(page, live_server.url, "boss")
+    page.goto(f"{live_server.url}/play/{table.pk}/tables/1/")
+    page.get_by_role("link", name="Work out the score from the tiles").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("work out the score of hand 1")
+
+    tap(page, "West wind", 3)
+    page.get_by_role("button", name="Pong of West wind").click()
+    expect(page.locator(".meld-list")).to_contain_text("Exposed pong of West wind")
+    for label in ["1 Bamboo", "2 Bamboo", "3 Bamboo", "7 Dots", "8 Dots", "9 Dots"]:
+        tap(page, label)
+    tap(page, "5 Characters", 3)  # quickly, one after another: none is lost
+    tap(page, "Red dragon", 2)
+    tap(page, "Flower 2: Orchid")
+    tap(page, "Season 3: Autumn")
+    expect(page.locator("#hand-heading")).to_contain_text("14 tiles")
+    page.get_by_role("group", name="Which tile completed the hand?").get_by_role(
+        "button", name="9 Dots"
+    ).click()
+    how = page.locator(".picker-how")
+    how.get_by_role("group", name="Who won?").get_by_label("Betty", exact=False).check()
+    expect(page.locator(".still-to-choose")).to_contain_text("how the winning tile came")
+    how.get_by_label("On a discard").check()
+    how.get_by_role("group", name="Who discarded").get_by_label("Dot", exact=False).check()
+
+    expected = score({**CONTRACT_HAND, "dealer": "E"}, "classical")
+    preview = page.locator("#picker-preview")
+    expect(preview.locator(".breakdown-total")).to_have_text("136 points")
+    for item in expected.breakdown:
+        expect(preview).to_contain_text(item.name)
+    expect(preview).to_contain_text("Betty receives 272")
+    expect(preview).to_contain_text("Dot pays 272")
+    assert not Hand.objects.exists()  # seen before saving
+
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator(".board-hand")).to_have_text("Hand 2")
+    expect(page.get_by_text("Hand 1 saved: Betty won on Dot's discard, 136 points")).to_be_visible()
+    hand = Hand.objects.get()
+    assert hand.entry == "full" and hand.payments[:4] == [0, 272, 0, -272]
+    assert not [e for e in errors if "Content Security Policy" in e]
+
+
+def focus_by_tab(page, element_id, limit=120):
+    """Press Tab until the element with `element_id` has the focus."""
+    for _ in range(limit):
+        if page.evaluate("document.activeElement && document.activeElement.id") == element_id:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached #{element_id}")
+
+
+def test_the_picker_works_with_the_keyboard_alone(live_server, browser, transactional_db):
+    user = UserFactory(username="learner")
+    MemberFactory(user=user)
+    page = browser.new_page(viewport=TABLET)
+    log_in(page, live_server.url, "learner")
+    page.goto(live_server.url + "/scoring/practice/")
+    hand = ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "c2", "c3", "c4", "dr", "dr"]
+    for count, code in enumerate(hand, start=1):
+        focus_by_tab(page, f"tap-{code}")
+        page.keyboard.press("Enter")
+        expect(page.locator("#hand-heading")).to_contain_text(f": {count} tile")
+        # The tile tapped keeps the focus after the swap, so tapping it again is one key.
+        expect(page.locator(f"#tap-{code}")).to_be_focused()
+    expect(page.locator("#hand-heading")).to_contain_text("14 tiles")
+    # Undo with the keyboard, then put the tile back with the space bar.
+    focus_by_tab(page, "picker-undo")
+    page.keyboard.press("Enter")
+    expect(page.locator("#hand-heading")).to_contain_text("13 tiles")
+    focus_by_tab(page, "tap-dr")
+    page.keyboard.press("Space")
+    expect(page.locator("#hand-heading")).to_contain_text("14 tiles")
+    # How it was won: a radio group, reached by Tab and chosen with the space bar.
+    focus_by_tab(page, "id_won_by_0")
+    page.keyboard.press("Space")
+    preview = page.locator("#picker-preview")
+    expect(preview.locator(".breakdown-total")).to_be_visible()
+    expected = score(
+        {
+            "tiles": " ".join(hand),
+            "winning_tile": "dr",
+            "won_by": "wall",
+            "seat_wind": "E",
+            "prevailing_wind": "E",
+        },
+        "classical",
+    )
+    expect(preview.locator(".breakdown-total")).to_contain_text(f"{expected.total} points")
