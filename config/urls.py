@@ -41,5 +41,6 @@ urlpatterns = [
     ),
     path("club/", include("club.urls")),
     path("play/", include("games.urls")),
+    path("scores/", include("scoring.urls")),
     path("admin/", admin.site.urls),
 ]

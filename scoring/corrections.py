@@ -149,7 +149,12 @@ def _snapshot(hand: Hand) -> dict:
 
 
 def _kong_snapshot(kong: KongChips) -> dict:
-    return {"hand": kong.hand_number, "chair": kong.chair, "kind": kong.kind, "payments": kong.payments}
+    return {
+        "hand": kong.hand_number,
+        "chair": kong.chair,
+        "kind": kong.kind,
+        "payments": kong.payments,
+    }
 
 
 def _rederive_kongs(match: Match, kongs, states, gap: int | None, names) -> list[dict]:

@@ -135,7 +135,8 @@ def test_voiding_a_hand_voids_the_kong_chips_made_in_it(club):
     _play(match, PLAYED[1:2])
     correct_hand(match, 2, Void(), "Never played")
     assert KongChips.objects.get().is_voided
-    assert match.tallies() == [sum(p) for p in zip(*[h.payments[:4] for h in match.live_hands()])]
+    paid = [h.payments[:4] for h in match.live_hands()]
+    assert match.tallies() == [sum(chair) for chair in zip(*paid, strict=True)]
 
 
 def test_a_correction_that_makes_a_later_hand_impossible_is_refused_saving_nothing(club):
