@@ -223,10 +223,9 @@ def rederive(
 
 def _move_status(match: Match, after) -> None:
     if after.over:
+        # A match already ended (the evening closed, the table changed) keeps its ending.
         if match.is_in_play:
             finish(match, Match.Ending.FLOW)
-        elif match.ending != Match.Ending.FLOW:
-            match.ending = Match.Ending.FLOW
     elif not match.is_in_play and match.ending == Match.Ending.FLOW:
         # The match no longer ends where it did: open it again if its table is free and
         # the evening goes on, else it ended where it now stands.
@@ -399,5 +398,9 @@ def record_sheet(match: Match, rows: list[Win | Draw], by=None) -> list[Hand]:
     for hand in hands:
         hand.recorded_by = by
     Hand.objects.bulk_create(hands)
-    _move_status(match, match.replay()[-1])
+    after = match.replay()[-1]
+    if after.over and not match.is_in_play:
+        # Ended with no hands on the app (the evening closed); the sheet says how it ended.
+        match.ending = Match.Ending.FLOW
+    _move_status(match, after)
     return hands

@@ -224,3 +224,13 @@ def test_a_full_hand_whose_place_is_unchanged_keeps_its_payments(club):
     # A full hand that now has another dealer needs scoring again from its tiles.
     with pytest.raises(CorrectionRefused, match="worked out from the tiles"):
         correct_hand(match, 1, Win(0, "wall", None, 10), "Ann won, she keeps the deal")
+
+
+def test_a_match_that_ended_when_the_table_changed_keeps_that_ending(club):
+    (match,) = _matches(club, rules="hk", flow_options={"rounds": 1})
+    _play(match, HK_ROUND[:3] + [("draw",)])
+    Match.objects.filter(pk=match.pk).update(status="finished", ending="table_changed")
+    match.refresh_from_db()
+    correct_hand(match, 4, Win(3, "wall", None, 3), "Dot went out")  # now a full round
+    match.refresh_from_db()
+    assert (match.status, match.ending) == ("finished", "table_changed")

@@ -408,3 +408,12 @@ def test_voided_hands_in_the_void_helper_are_not_on_paper(evening):
     for number in (3, 2, 1):
         correct_hand(match, number, Void(), "Typed in from paper instead")
     assert not match.live_hands().exists()
+
+
+def test_the_table_page_marks_a_corrected_hand_apart_from_an_undone_one(client, evening):
+    match = table(evening, 1)
+    correct_hand(match, 1, Win(1, "wall", None, 12), "Betty recounted")
+    login_as_seated(client, evening, 1)
+    page = text(client.get(reverse("games:table", args=[evening.pk, 1])))
+    assert "Betty won self-drawn from the wall, 10 points corrected Betty recounted" in page
+    assert "undone" not in page
