@@ -39,6 +39,7 @@ bench: install
 	$(BIN)/python bench/seating_bench.py
 	$(BIN)/python bench/flow_bench.py
 	$(BIN)/python bench/games_bench.py
+	$(BIN)/python bench/corrections_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -104,11 +104,23 @@ def derive(match: Match, hands: list[Hand], previous: dict | None = None) -> lis
     cannot stand. `previous` maps a saved hand's id to its state before the change."""
     previous = previous or {}
     names = _names(match)
+    states = None
+    if match.rules != "hk":
+        # One replay gives every hand's state when all the outcomes can stand; only when
+        # one cannot is each prefix replayed, to name the hand and say why.
+        try:
+            states = match.replay(hands)
+        except flow.FlowError:
+            states = None
     for index, hand in enumerate(hands):
         number = index + 1
         hand.number = number
-        # Each prefix is replayed again: Hong Kong's end depends on the tallies, which
-        # depend on the payments derived so far. Matches are short, so this stays cheap.
+        if states is not None:
+            hand.goulash = states[index].goulash
+            hand.payments = _payments(match, states[index], hand, previous)
+            continue
+        # Hong Kong's end depends on the tallies, which depend on the payments derived so
+        # far, so each prefix is replayed with them.
         state = match.replay(hands[:index])[-1]
         if state.over:
             raise HandRefused(
@@ -126,7 +138,7 @@ def derive(match: Match, hands: list[Hand], previous: dict | None = None) -> lis
             raise HandRefused(number, _without_hand(str(error), number)) from error
         hand.goulash = state.goulash
         hand.payments = _payments(match, state, hand, previous)
-    return match.replay(hands)
+    return states if states is not None else match.replay(hands)
 
 
 def _without_hand(message: str, number: int) -> str:

@@ -30,6 +30,15 @@ def u3a_table(transactional_db):
     return match
 
 
+@pytest.fixture
+def tablet(browser):
+    """A tablet-sized page, closed after the test: the table page polls every few seconds,
+    and a poll reaching the server after the test's data is gone would create a club."""
+    context = browser.new_context(viewport=TABLET)
+    yield context.new_page()
+    context.close()
+
+
 def log_in(page, base):
     page.goto(base + "/accounts/login/")
     page.get_by_label("Username").fill("boss")
@@ -47,12 +56,12 @@ def tallies_on_table_page(page) -> list[str]:
     ]
 
 
-def test_correct_a_hand_and_see_the_tallies_follow(live_server, browser, u3a_table):
+def test_correct_a_hand_and_see_the_tallies_follow(live_server, tablet, u3a_table):
     match = u3a_table
     record_win(match, 1, Win(1, "wall", None, 10))
     record_draw(match, 2)  # so hand 3 is a goulash
     record_win(match, 3, Win(2, "wall", None, 10))
-    page = browser.new_page(viewport=TABLET)
+    page = tablet
     log_in(page, live_server.url)
     page.goto(f"{live_server.url}/play/{match.session_id}/tables/1/")
     expect(page.get_by_text("(goulash hand)")).to_be_visible()
@@ -84,10 +93,10 @@ def test_correct_a_hand_and_see_the_tallies_follow(live_server, browser, u3a_tab
     assert not Match.objects.get(pk=match.pk).live_hands().get(number=3).goulash
 
 
-def test_a_paper_sheet_typed_with_the_keyboard_only(live_server, browser, u3a_table):
+def test_a_paper_sheet_typed_with_the_keyboard_only(live_server, tablet, u3a_table):
     match = u3a_table
     Match.objects.filter(pk=match.pk).update(status="finished", ending="closed")
-    page = browser.new_page(viewport=TABLET)
+    page = tablet
     log_in(page, live_server.url)
     page.goto(f"{live_server.url}/scores/matches/{match.pk}/paper/")
     page.get_by_label("Hand 1: who won").focus()
