@@ -76,6 +76,11 @@ class Scoresheet:
     pending_kongs: list[KongLine]  # kong chips of the hand being played
 
     @property
+    def width(self) -> int:
+        """Columns across the sheet: hand, dealer, result, then paid and tally per player."""
+        return 3 + 2 * len(self.names)
+
+    @property
     def columns(self) -> list[tuple[str, int]]:
         return list(zip(self.names, self.tallies, strict=True))
 

@@ -25,7 +25,7 @@ from scoring import corrections, scoresheet, table_rules
 from scoring.forms import WIND_WORDS, CorrectionForm, PaperSheet
 
 PAPER_ROWS = 24  # a long evening's hands; "More rows" adds more
-BLANK_ROWS = 24
+BLANK_ROWS = 20  # an evening's hands on one A4 sheet
 
 
 def _match(pk: int) -> Match:

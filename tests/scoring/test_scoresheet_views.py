@@ -142,8 +142,11 @@ def test_the_scoresheet_lists_every_hand_with_dealer_payments_and_running_tallie
     coordinator_client, evening
 ):
     match = table(evening, 1)
-    page = text(coordinator_client.get(reverse("scoring:scoresheet", args=[match.pk])))
+    response = coordinator_client.get(reverse("scoring:scoresheet", args=[match.pk]))
+    page = text(response)
     assert "East round" in page
+    # The round's heading spans the sheet: hand, dealer, result, paid and tally for four.
+    assert 'colspan="11">East round' in response.content.decode()
     # Hand 1: Ann deals, Betty wins 10 from the wall, paying 10 each (the dealer double).
     hand1 = match.live_hands().get(number=1)
     assert "1 Ann Betty won self-drawn from the wall, 10 points" in page
@@ -255,7 +258,7 @@ def test_blank_sheets_print_each_tables_names_chairs_and_winds(coordinator_clien
     page = text(coordinator_client.get(reverse("scoring:blank_sheets", args=[evening.pk])))
     assert "Table 1 ·" in page and "Table 2 ·" in page
     assert "1. Ann East at hand 1 2. Betty South at hand 1" in page
-    assert "24" in page
+    assert "20" in page and " 21 " not in page  # twenty hand rows: one A4 sheet
 
 
 # --- paper sheets ------------------------------------------------------------------------
