@@ -40,6 +40,7 @@ bench: install
 	$(BIN)/python bench/flow_bench.py
 	$(BIN)/python bench/games_bench.py
 	$(BIN)/python bench/picker_bench.py
+	$(BIN)/python bench/corrections_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from club.views import accounts as account_views
 from club.views import home as club_views
-from scoring import views as scoring_views
+from scoring.views import practice as practice_views
 
 admin.site.site_header = "Mahjong club administration"
 admin.site.site_title = "Mahjong club admin"
@@ -43,6 +43,6 @@ urlpatterns = [
     path("club/", include("club.urls")),
     path("play/", include("games.urls")),
     path("scoring/", include("scoring.urls")),
-    path("api/score/", scoring_views.api_score, name="api_score"),
+    path("api/score/", practice_views.api_score, name="api_score"),
     path("admin/", admin.site.urls),
 ]

@@ -11,6 +11,7 @@ from django.db.models import Prefetch
 from games.models import Chair, Match
 from scoring import table_rules
 from scoring.models import Hand, KongChips
+from scoring.recording import UNDONE_REASON
 
 WIND_WORDS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
@@ -55,6 +56,7 @@ class HandLine:
     voided: bool
     goulash: bool
     kongs: list[str] = field(default_factory=list)
+    corrected: str = ""  # why, when the hand was replaced or struck out by a correction
 
 
 @dataclass
@@ -200,6 +202,9 @@ def board(match: Match, user=None) -> Board:
                 voided=hand.is_voided,
                 goulash=hand.goulash,
                 kongs=[] if hand.is_voided else kongs_by_hand.pop(hand.number, []),
+                corrected=hand.void_reason
+                if hand.is_voided and hand.void_reason != UNDONE_REASON
+                else "",
             )
         )
     # Kong chips of the hand being played now (its result is not recorded yet).

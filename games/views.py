@@ -28,7 +28,7 @@ from games.start import CannotStart, end_evening, start_play
 from scoring import recording, table_rules
 from scoring.engine import EngineError
 from scoring.models import Hand
-from scoring.views import PICKER_BODY, picker_preview
+from scoring.views.practice import PICKER_BODY, picker_preview
 
 TEMPLATE = "games/table.html"
 

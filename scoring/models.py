@@ -168,3 +168,61 @@ class KongChips(PaymentRecord):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} by chair {self.chair}, hand {self.hand_number}"
+
+
+class CorrectionQuerySet(models.QuerySet):
+    def of_session(self, session) -> CorrectionQuerySet:
+        return self.filter(match__session=session)
+
+
+class Correction(models.Model):
+    """One correction of a recorded hand: who made it, when and why, the hand before and
+    after, and what it changed further on (later hands' numbers, goulash and payments,
+    kong chips, the tallies).
+
+    The corrected hand's row is voided (it stays) and, unless the hand is voided outright,
+    a new live row with the same number replaces it. Later hands keep their rows: what the
+    re-derivation changed in them is kept here, under `knock_on`."""
+
+    class Kind(models.TextChoices):
+        CHANGED = "changed", "Changed"
+        VOIDED = "voided", "Voided"
+
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="corrections")
+    # The number the hand had when it was corrected.
+    hand_number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    original = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="corrections")
+    replacement = models.OneToOneField(
+        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="correction_made"
+    )
+    reason = models.CharField(max_length=200)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    made_at = models.DateTimeField()
+    # Snapshots of the hand (winner, won_by, discarder, total, goulash, payments); `after`
+    # is empty for a voided hand.
+    before = models.JSONField()
+    after = models.JSONField(null=True, blank=True)
+    tallies_before = models.JSONField(default=list)
+    tallies_after = models.JSONField(default=list)
+    # Later hands and kong chips the re-derivation changed: one entry each, with what it
+    # was and what it is now.
+    knock_on = models.JSONField(default=list, blank=True)
+
+    objects = CorrectionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["made_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="changed", replacement__isnull=False)
+                | Q(kind="voided", replacement__isnull=True),
+                name="correction_replacement_only_when_changed",
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="correction_has_a_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} hand {self.hand_number} of {self.match}"

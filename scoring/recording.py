@@ -19,6 +19,9 @@ from games.start import finish
 from scoring import table_rules
 from scoring.models import Hand, KongChips
 
+# The reason an undo at the table gives; a hand voided for any other reason was corrected.
+UNDONE_REASON = "Undone at the table"
+
 
 class RecordingError(Exception):
     """The hand cannot be recorded; the message is one sentence for the table."""
@@ -211,7 +214,7 @@ def undo_last_hand(match: Match, hand_number: int, by=None) -> Hand:
         raise RecordingError("This match is finished: ask the coordinator to correct a hand.")
     last.voided_at = timezone.now()
     last.voided_by = by
-    last.void_reason = "Undone at the table"
+    last.void_reason = UNDONE_REASON
     last.save(update_fields=["voided_at", "voided_by", "void_reason"])
     if not match.is_in_play:  # undoing the hand that ended the match opens it again
         match.status, match.ending, match.finished_at = Match.Status.IN_PLAY, "", None

@@ -156,3 +156,25 @@ def score_full_hand(match, state, hand: dict, winner: int, discarder) -> tuple[o
         except EngineError as error:
             raise TotalRefused(str(error)) from error
     return result, payments
+
+
+# Fields of a stored full hand that come from its place in the match, not from its tiles.
+PLACE_FIELDS = ("won_by", "seat_wind", "prevailing_wind", "dealer", "discarder", "options")
+
+
+def full_hand_payments(match, state, hand) -> list[int]:
+    """Score a stored full hand again in a new place in the match (a correction earlier on
+    changed its dealer, winds or goulash): its tiles as recorded, its seat and prevailing
+    winds from `state`. Updates the hand's total, tiles, breakdown and limit in memory and
+    returns each chair's payment; TotalRefused when it is no longer a hand that may go out."""
+    tiles = {k: v for k, v in (hand.tiles or {}).items() if k not in PLACE_FIELDS}
+    hand_json = full_hand(match, state, tiles, hand.winner, hand.won_by, hand.discarder)
+    result, payments = score_full_hand(match, state, hand_json, hand.winner, hand.discarder)
+    if not result.allowed:
+        raise TotalRefused(
+            f"in its new place it scores {result.total} {unit(match_ruleset(match))}, "
+            "below the minimum to go out."
+        )
+    hand.total, hand.tiles, hand.limit = result.total, hand_json, result.limit
+    hand.breakdown = result.to_dict()["breakdown"]
+    return payments

@@ -35,3 +35,22 @@ def browser_type_launch_args(browser_type_launch_args):
             pytest.fail(f"{message}: browser tests must run in CI.")
         pytest.skip(f"{message}: browser tests skipped.")
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_FLAGS}
+
+
+@pytest.fixture(autouse=True)
+def close_pages_before_the_database_is_emptied(request):
+    """Close every page a test opened while its data still exists.
+
+    A page left open keeps polling (the table page asks every few seconds); a poll that
+    reached the live server after the test's data was flushed would find no club and
+    create one, and the next test would then see someone else's club. Requesting the
+    database here makes this teardown run before the database's."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    browser = request.getfixturevalue("browser")
+    yield
+    for context in list(browser.contexts):
+        for page in list(context.pages):
+            page.close()

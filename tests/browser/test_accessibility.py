@@ -8,6 +8,8 @@ from playwright.sync_api import expect
 
 from club.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
 from club.models import Club, Member, Session
+from games.models import Match
+from scoring.corrections import Void, correct_hand
 
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -111,6 +113,25 @@ def test_coordinator_pages_pass_axe_and_have_big_targets(live_server, browser, d
     ).first.check()
     expect(page.locator(".breakdown-total")).to_be_visible()
     problems += problems_here(page, full + " (a hand scored)")
+    # Scoresheets and corrections: a past evening's match with a corrected hand, and
+    # tonight's table 2 for the paper sheet (no hands yet).
+    played = Match.objects.filter(hands__isnull=False).distinct().order_by("pk").first()
+    correct_hand(played, 2, Void(), "Recorded twice", by=None)
+    paper_match = Match.objects.get(session=tonight, table_number=2)
+    for path in [
+        f"/scoring/matches/{played.pk}/",
+        f"/scoring/matches/{played.pk}/hands/1/correct/",
+        f"/scoring/sessions/{played.session_id}/changes/",
+        f"/scoring/sessions/{tonight.pk}/blank-sheets/",
+        f"/scoring/matches/{paper_match.pk}/paper/",
+    ]:
+        problems += problems_on(page, base + path)
+    # A refused paper sheet, with its row named.
+    page.get_by_label("Hand 1: who won").fill("9")
+    page.get_by_label("Hand 1: how (w, r, d, k or x)").fill("w")
+    page.get_by_role("button", name="Save the whole sheet").click()
+    expect(page.get_by_role("alert").first).to_contain_text("Row 1:")
+    problems += problems_here(page, "paper sheet (refused)")
     for path in [
         f"/play/{tonight.pk}/tables/2/",
         f"/play/{tonight.pk}/end/",

@@ -96,3 +96,5 @@ def test_a_u3a_evening_at_one_table(live_server, browser, transactional_db):
     match = Match.objects.get(session=session)
     assert [h.number for h in match.live_hands()] == [1, 2, 3]
     assert match.replay()[-1].goulash is True
+    # The table page polls the server; closed, it cannot reach the next test's database.
+    page.close()

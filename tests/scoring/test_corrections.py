@@ -1,0 +1,264 @@
+"""Correcting a hand in the middle of a match: the hand's row is voided and kept, the
+corrected one saved, and everything after it (numbers, deal, goulash, payments, kong chips,
+tallies, the match's end) re-derived; a correction that would leave a later hand impossible
+is refused naming it, saving nothing."""
+
+import pytest
+
+from club.models import Session
+from games.models import Match
+from games.start import start_play
+from scoring.corrections import (
+    CorrectionRefused,
+    Draw,
+    Void,
+    correct_hand,
+    rederive,
+)
+from scoring.models import Correction, Hand, KongChips
+from scoring.recording import FullWin, Win, record_draw, record_full, record_kong, record_win
+from tests.factories import UserFactory
+from tests.games.helpers import seated_session
+
+pytestmark = pytest.mark.django_db
+
+
+def _matches(club, rules="u3a", sizes=(4,), count=1, flow_options=None):
+    """`count` matches at separate tables of the same session, identical rules."""
+    club.rule_set = rules
+    club.save()
+    session = seated_session(club, sizes=sizes * count, status=Session.Status.PLANNED)
+    matches = start_play(session)
+    if flow_options:
+        Match.objects.filter(session=session).update(flow_options=flow_options)
+        for match in matches:
+            match.flow_options = flow_options
+    return matches
+
+
+def _play(match, outcomes):
+    """Record outcomes in order: ("draw",) or (winner, won_by, discarder, total)."""
+    for outcome in outcomes:
+        number = match.replay()[-1].hand
+        if outcome == ("draw",):
+            record_draw(match, number)
+        else:
+            record_win(match, number, Win(*outcome))
+        match.refresh_from_db()
+
+
+def _record(match):
+    """What the match's live record says: per hand (number, outcome, goulash, payments),
+    the tallies and the state after the last hand."""
+    hands = [
+        (h.number, h.flow_outcome(), h.total, h.goulash, h.payments) for h in match.live_hands()
+    ]
+    state = match.replay()[-1]
+    return hands, match.tallies(), (state.hand, state.dealer, state.winds, state.goulash)
+
+
+PLAYED = [
+    (1, "wall", None, 10),  # chair 1 wins: the deal passes to chair 1
+    ("draw",),  # hand 3 is a goulash, chair 1 still deals
+    (2, "wall", None, 10),  # a goulash hand: chair 2 takes the pot, the deal passes
+    (2, "discard", 3, 8),  # the dealer wins on chair 3's discard: keeps the deal
+]
+
+
+def test_re_recording_a_draw_as_a_win_re_derives_the_goulash_deal_and_tallies(club):
+    match, fresh = _matches(club, count=2)
+    _play(match, PLAYED)
+    boss = UserFactory()
+    assert match.live_hands().get(number=3).goulash
+
+    correction = correct_hand(
+        match, 2, Win(1, "wall", None, 12), "Betty went out, it was not a draw", by=boss
+    )
+
+    # The same as if the table had recorded it right first time.
+    _play(fresh, [PLAYED[0], (1, "wall", None, 12), *PLAYED[2:]])
+    assert _record(match) == _record(fresh)
+    assert not match.live_hands().get(number=3).goulash
+    # The audit trail: the old row kept, voided with who and why; before and after.
+    old = Hand.objects.get(pk=correction.original_id)
+    assert old.is_voided and old.voided_by == boss
+    assert old.void_reason == "Betty went out, it was not a draw"
+    assert correction.before["winner"] is None and correction.after["total"] == 12
+    assert correction.after["payments"] == match.live_hands().get(number=2).payments
+    assert correction.replacement == match.live_hands().get(number=2)
+    assert correction.made_by == boss and correction.kind == Correction.Kind.CHANGED
+    assert [c["now"]["number"] for c in correction.knock_on] == [3]  # no longer a goulash
+    assert correction.knock_on[0]["was"]["goulash"] and not correction.knock_on[0]["now"]["goulash"]
+    assert correction.tallies_after == match.tallies() != correction.tallies_before
+    match.refresh_from_db()
+    assert match.version == 5  # four hands and the correction
+
+
+def test_voiding_a_hand_moves_the_later_hands_up_and_re_derives_them(club):
+    match, fresh = _matches(club, count=2)
+    _play(match, PLAYED)
+    correction = correct_hand(match, 2, Void(), "Recorded by mistake")
+    _play(fresh, [PLAYED[0], *PLAYED[2:]])
+    assert _record(match) == _record(fresh)
+    assert [h.number for h in match.live_hands()] == [1, 2, 3]
+    assert correction.kind == Correction.Kind.VOIDED and correction.after is None
+    assert Hand.objects.filter(match=match).count() == 4  # nothing deleted
+
+
+def test_a_correction_of_the_total_changes_only_that_hand(club):
+    (match,) = _matches(club)
+    _play(match, PLAYED)
+    correction = correct_hand(match, 4, Win(2, "discard", 3, 20), "Miscounted")
+    assert match.live_hands().get(number=4).payments[2:4] == [20, -20]
+    assert correction.knock_on == []
+
+
+def test_kong_chips_follow_the_dealer_and_move_up_with_their_hand(club):
+    match, fresh = _matches(club, count=2)
+    _play(match, PLAYED[:1])
+    record_kong(match, 2, 0, "concealed")  # chair 0 is not the dealer in hand 2
+    _play(match, [(0, "wall", None, 10)])
+    record_kong(match, 3, 3, "discard")
+    correct_hand(match, 1, Void(), "Never played")
+    record_kong(fresh, 1, 0, "concealed")  # now chair 0 deals hand 1
+    _play(fresh, [(0, "wall", None, 10)])
+    record_kong(fresh, 2, 3, "discard")
+    kongs = [(k.hand_number, k.payments) for k in KongChips.objects.filter(match=match)]
+    assert kongs == [(k.hand_number, k.payments) for k in KongChips.objects.filter(match=fresh)]
+    assert match.tallies() == fresh.tallies()
+
+
+def test_voiding_a_hand_voids_the_kong_chips_made_in_it(club):
+    (match,) = _matches(club)
+    _play(match, PLAYED[:1])
+    record_kong(match, 2, 0, "concealed")
+    _play(match, PLAYED[1:2])
+    correct_hand(match, 2, Void(), "Never played")
+    assert KongChips.objects.get().is_voided
+    paid = [h.payments[:4] for h in match.live_hands()]
+    assert match.tallies() == [sum(chair) for chair in zip(*paid, strict=True)]
+
+
+def test_a_correction_that_makes_a_later_hand_impossible_is_refused_saving_nothing(club):
+    (match,) = _matches(club, sizes=(5,))
+    names = [chair.member.table_name for chair in match.chair_list()]
+    # Chair 1 wins hand 1: the deal passes, chair 0 sits out; then the Dreamer (chair 4) wins.
+    _play(match, [(1, "wall", None, 10), (4, "wall", None, 10)])
+    match.refresh_from_db()
+    before = (_record(match), match.version, Hand.objects.count())
+    # Had chair 0 (the dealer) won hand 1, chair 4 would still sit out hand 2.
+    with pytest.raises(CorrectionRefused) as refused:
+        correct_hand(match, 1, Win(0, "wall", None, 10), "Wrong winner")
+    message = str(refused.value)
+    assert "hand 2 impossible" in message and f"{names[4]} sits out hand 2" in message
+    assert "Nothing was changed" in message
+    match.refresh_from_db()
+    assert (_record(match), match.version, Hand.objects.count()) == before
+    assert not Correction.objects.exists()
+
+
+def test_the_corrected_hand_itself_is_checked_like_quick_entry(club):
+    (match,) = _matches(club)
+    _play(match, PLAYED)
+    with pytest.raises(CorrectionRefused, match="Hand 3 cannot be recorded like that"):
+        correct_hand(match, 3, Win(2, "wall", None, 2), "Goulash needs five")
+    with pytest.raises(CorrectionRefused, match="already says that"):
+        correct_hand(match, 2, Draw(), "Same again")
+    with pytest.raises(CorrectionRefused, match="Say why"):
+        correct_hand(match, 2, Void(), "   ")
+    with pytest.raises(CorrectionRefused, match="no hand 9"):
+        correct_hand(match, 9, Void(), "Nothing there")
+    assert not Correction.objects.exists()
+
+
+def test_a_correction_made_meanwhile_on_another_device_is_not_overwritten(club):
+    (match,) = _matches(club)
+    _play(match, PLAYED)
+    shown = match.live_hands().get(number=4).pk
+    correct_hand(match, 4, Win(2, "discard", 3, 20), "Miscounted", hand_id=shown)
+    with pytest.raises(CorrectionRefused, match="changed a moment ago"):
+        correct_hand(match, 4, Win(2, "discard", 3, 30), "Miscounted", hand_id=shown)
+
+
+HK_ROUND = [(0, "wall", None, 3), (1, "wall", None, 3), (2, "wall", None, 3), (3, "wall", None, 3)]
+
+
+def test_a_correction_re_opens_a_finished_match_or_finishes_it_per_the_flow(club):
+    (match,) = _matches(club, rules="hk", flow_options={"rounds": 1})
+    match.session.status = Session.Status.IN_PLAY
+    match.session.save()
+    _play(match, HK_ROUND)
+    assert (match.status, match.ending) == ("finished", "flow")
+
+    correct_hand(match, 2, Draw(), "The wall ran out")  # a draw is replayed: one more hand
+    match.refresh_from_db()
+    assert match.is_in_play and match.ending == "" and match.replay()[-1].hand == 5
+
+    correct_hand(match, 2, Win(1, "wall", None, 4), "Betty did go out")
+    match.refresh_from_db()
+    assert (match.status, match.ending) == ("finished", "flow")
+
+
+def test_a_finished_match_whose_end_moves_after_the_evening_stays_closed(club):
+    (match,) = _matches(club, rules="hk", flow_options={"rounds": 1})
+    _play(match, HK_ROUND)
+    Session.objects.filter(pk=match.session_id).update(status=Session.Status.CLOSED)
+    correct_hand(match, 2, Draw(), "The wall ran out")
+    match.refresh_from_db()
+    assert (match.status, match.ending) == ("finished", "closed")
+
+
+def test_rederive_leaves_a_consistent_match_alone(club):
+    (match,) = _matches(club)
+    _play(match, PLAYED)
+    before = _record(match)
+    assert rederive(match) == []
+    assert _record(match) == before
+
+
+SOUTH_PONG = {
+    "tiles": "ws ws ws b1 b2 b3 c4 c5 c6 d7 d8 d9 dr dr",
+    "winning_tile": "b3",
+}
+
+
+def test_a_full_hand_in_a_new_place_is_scored_again_from_its_tiles(club):
+    """Hand 2 was worked out from the tiles with chair 2 sitting South (its pong of South
+    winds is their own wind). Hand 1 is corrected so the dealer keeps the deal: chair 2 now
+    sits West, and hand 2 is scored again from the same tiles in its new place."""
+    club.rule_set = "u3a"
+    club.save()
+    match = start_play(seated_session(club))[0]
+    record_win(match, 1, Win(1, "wall", None, 10))
+    full = record_full(match, 2, FullWin(2, "wall", None, SOUTH_PONG))
+    assert (full.tiles["seat_wind"], full.total, full.payments[:4]) == ("S", 4, [-4, -4, 12, -4])
+    correct_hand(match, 1, Win(0, "wall", None, 10), "Ann won, she keeps the deal")
+    full.refresh_from_db()
+    assert full.tiles["seat_wind"] == "W" and full.tiles["dealer"] == "E"
+    assert full.total == 3 and full.payments[:4] == [-3, -3, 9, -3]
+    assert not any("own" in item["name"].lower() for item in full.breakdown)
+    assert sum(match.tallies()) == 0
+
+
+def test_a_full_hand_that_can_no_longer_go_out_refuses_the_correction(club):
+    club.rule_set, club.rule_options = "u3a", {"min_points": 4}
+    club.save()
+    match = start_play(seated_session(club))[0]
+    record_win(match, 1, Win(1, "wall", None, 10))
+    record_full(match, 2, FullWin(2, "wall", None, SOUTH_PONG))  # 4 points as South
+    with pytest.raises(
+        CorrectionRefused,
+        match="leave hand 2 impossible: in its new place it scores 3 points, below the minimum",
+    ):
+        correct_hand(match, 1, Win(0, "wall", None, 10), "Ann won, she keeps the deal")
+    assert match.live_hands().get(number=1).winner == 1
+
+
+def test_a_match_that_ended_when_the_table_changed_keeps_that_ending(club):
+    (match,) = _matches(club, rules="hk", flow_options={"rounds": 1})
+    _play(match, HK_ROUND[:3] + [("draw",)])
+    Match.objects.filter(pk=match.pk).update(status="finished", ending="table_changed")
+    match.refresh_from_db()
+    correct_hand(match, 4, Win(3, "wall", None, 3), "Dot went out")  # now a full round
+    match.refresh_from_db()
+    assert (match.status, match.ending) == ("finished", "table_changed")
