@@ -39,7 +39,12 @@ class ClubSettingsForm(forms.ModelForm):
     class Meta:
         model = Club
         fields = ["name", "rule_set", "starting_tally", "odd_tables", "spread_beginners"]
-        widgets = {"odd_tables": forms.RadioSelect}
+        fields += ["standings_ranking", "placing_points", "min_sessions", "standings_visibility"]
+        widgets = {
+            "odd_tables": forms.RadioSelect,
+            "standings_ranking": forms.RadioSelect,
+            "standings_visibility": forms.RadioSelect,
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -63,6 +68,9 @@ class ClubSettingsForm(forms.ModelForm):
             field.required = False
             field.help_text = f"Usual value: {default}"
             self.fields[VALUE_PREFIX + key] = field
+
+    def standings_fields(self):
+        return [self["standings_ranking"], self["standings_visibility"]]
 
     def option_fields(self):
         return [self[name] for name in self.fields if name.startswith(OPTION_PREFIX)]

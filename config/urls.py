@@ -23,5 +23,6 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("club/", include("club.urls")),
+    path("standings/", include("scoring.urls")),
     path("admin/", admin.site.urls),
 ]

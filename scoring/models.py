@@ -163,3 +163,7 @@ class KongChips(PaymentRecord):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} by chair {self.chair}, hand {self.hand_number}"
+
+
+# Derived per-chair results, kept in step with the hands (see scoring/standings.py).
+from scoring.results import MatchResult  # noqa: E402, F401
