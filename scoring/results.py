@@ -44,6 +44,9 @@ class MatchResult(models.Model):
         Hand, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     longest_streak = models.PositiveSmallIntegerField(default=0)
+    # The match's limit (a hand worth this much or more is a limit hand); empty for rules
+    # without one. Copied from the match's rules so records need no rule-set lookups.
+    limit = models.PositiveIntegerField(null=True, blank=True)
     table_size = models.PositiveSmallIntegerField()
     place = models.PositiveSmallIntegerField(default=1)  # tied players share the best place
     tied = models.BooleanField(default=False)

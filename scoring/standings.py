@@ -19,7 +19,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from club.models import Club, Member, Session
@@ -79,6 +80,13 @@ def placings(results: list[int]) -> list[tuple[int, bool, list[float]]]:
 # --- keeping MatchResult in step ----------------------------------------------------------
 
 
+def _limit(match: Match) -> int | None:
+    ruleset = match_ruleset(match)
+    if not ruleset.limit_option:
+        return None
+    return ruleset.option_defaults[ruleset.limit_option]
+
+
 def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> list[MatchResult]:
     size = len(chairs)
     result = [0] * size
@@ -113,6 +121,7 @@ def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> lis
         for chair, paid in enumerate(kong.payments[:size]):
             result[chair] += paid
     places = placings(result)
+    limit = _limit(match)
     rows = []
     for chair in chairs:
         c = chair.number
@@ -129,6 +138,7 @@ def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> lis
                 best_total=best[c].total if best[c] else None,
                 best_hand=best[c],
                 longest_streak=streak[c],
+                limit=limit,
                 table_size=size,
                 place=place,
                 tied=tied,
@@ -148,6 +158,7 @@ _FIELDS = [
     "best_total",
     "best_hand",
     "longest_streak",
+    "limit",
     "table_size",
     "place",
     "tied",
@@ -233,10 +244,11 @@ def rebuild_results(matches=None) -> int:
 # --- seasons ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass
 class Season:
     start: datetime.date
     end: datetime.date  # the next season's first day
+    held: int | None = field(default=None, compare=False)  # sessions played, when counted
 
     @classmethod
     def containing(cls, club: Club, date: datetime.date) -> Season:
@@ -257,9 +269,18 @@ class Season:
         return Session.objects.filter(club=club, date__gte=self.start, date__lt=self.end)
 
 
-def seasons(club: Club, today: datetime.date) -> list[Season]:
-    """Every season with a session, latest first, and always this season."""
-    span = Session.objects.filter(club=club).aggregate(first=Min("date"), last=Max("date"))
+def seasons(club: Club, today: datetime.date, held_in: Season | None = None) -> list[Season]:
+    """Every season with a session, latest first, and always this season. With `held_in`,
+    the same query counts the sessions played in that season (`held_in.held`)."""
+    counts = {}
+    if held_in is not None:
+        in_season = Q(date__gte=held_in.start, date__lt=held_in.end, matches__isnull=False)
+        counts["held"] = Count("pk", filter=in_season, distinct=True)
+    span = Session.objects.filter(club=club).aggregate(
+        first=Min("date"), last=Max("date"), **counts
+    )
+    if held_in is not None:
+        held_in.held = span["held"]
     first = span["first"] or today
     last = max(span["last"] or today, today)
     found = []
@@ -391,6 +412,7 @@ class LeaderRow:
     hands_won: int
     points: float
     best_total: int | None
+    user_id: int | None = None
     rank: int | None = None
 
     @property
@@ -458,7 +480,7 @@ def season_results(club: Club, season: Season):
         MatchResult.objects.filter(
             session__club=club, session__date__gte=season.start, session__date__lt=season.end
         )
-        .values("member_id", "member__table_name")
+        .values("member_id", "member__table_name", "member__user_id")
         .annotate(
             total=Sum("result"),
             sessions=Count("session_id", distinct=True),
@@ -487,6 +509,7 @@ def leaderboard(
             hands_won=r["won"] or 0,
             points=r["points"] or 0.0,
             best_total=r["best"],
+            user_id=r["member__user_id"],
         )
         for r in season_results(club, season)
     ]
@@ -567,30 +590,21 @@ def recent_hands(member: Member, limit: int = 10) -> list[Hand]:
 # --- club records ----------------------------------------------------------------------------
 
 
-def limit_conditions(club: Club) -> Q | None:
-    """Hands at their match's limit, whatever rule set and limit each match was played
-    under (one query over the distinct rule snapshots)."""
-    condition = None
-    combos = (
-        Match.objects.filter(session__club=club)
-        .values_list("rules", "rule_options", "rule_values")
-        .order_by()
-        .distinct()
+def limit_hands(club: Club, member: Member | None = None):
+    """Live hands worth their match's limit or more, with `winner_name`: through the
+    winner's MatchResult, which carries the limit of the rules the match was played under."""
+    return (
+        Hand.objects.live()
+        .filter(
+            match__session__club=club,
+            match__results__chair__number=F("winner"),
+            total__gte=F("match__results__limit"),
+            # in the same filter(): the winner's own row, not any row of the match
+            **({"match__results__member": member} if member else {}),
+        )
+        .annotate(winner_name=F("match__results__member__table_name"))
+        .select_related("match__session")
     )
-    seen = set()
-    for rules, options, values in combos:
-        key = (rules, repr(sorted((options or {}).items())))
-        if key in seen:
-            continue
-        seen.add(key)
-        probe = Match(rules=rules, rule_options=options, rule_values=values)
-        ruleset = match_ruleset(probe)
-        if not ruleset.limit_option:
-            continue
-        limit = ruleset.option_defaults[ruleset.limit_option]
-        this = Q(match__rules=rules, match__rule_options=options or {}, total__gte=limit)
-        condition = this if condition is None else condition | this
-    return condition
 
 
 def club_hands(club: Club):
@@ -612,40 +626,28 @@ class Records:
 def records(club: Club, limit: int = 10) -> Records:
     """The club's highest hands (per rule set: points and faan do not compare), every
     limit hand, and the longest runs of hands won in a row at one table."""
-    rule_sets = (
-        Match.objects.filter(session__club=club)
-        .values_list("rules", flat=True)
-        .order_by()
-        .distinct()
+    highest: dict[str, list[Hand]] = {}
+    top = club_hands(club).annotate(
+        row=Window(
+            RowNumber(),
+            partition_by=[F("match__rules")],
+            order_by=[F("total").desc(), F("pk").asc()],
+        )
     )
-    highest = {
-        rules: list(club_hands(club).filter(match__rules=rules).order_by("-total", "pk")[:limit])
-        for rules in sorted(rule_sets)
-    }
-    condition = limit_conditions(club)
-    limit_hands = (
-        list(club_hands(club).filter(condition).order_by("-match__session__date", "-number"))
-        if condition is not None
-        else []
-    )
+    for hand in top.filter(row__lte=limit).order_by("match__rules", "-total", "pk"):
+        highest.setdefault(hand.match.rules, []).append(hand)
+    limits = list(limit_hands(club).order_by("-match__session__date", "-number"))
     streaks = list(
         MatchResult.objects.filter(session__club=club, longest_streak__gte=2)
         .select_related("member", "session")
         .order_by("-longest_streak", "session__date")[:limit]
     )
-    return Records(highest, limit_hands, streaks)
+    return Records(highest, limits, streaks)
 
 
 def member_special_hands(member: Member, club: Club) -> list[Hand]:
     """The member's limit hands, latest first."""
-    condition = limit_conditions(club)
-    if condition is None:
-        return []
-    return list(
-        club_hands(club)
-        .filter(condition, match__chairs__member=member, match__chairs__number=F("winner"))
-        .order_by("-match__session__date", "-number")
-    )
+    return list(limit_hands(club, member).order_by("-match__session__date", "-number"))
 
 
 def chair_names(club: Club, season: Season) -> dict[int, list[str]]:

@@ -36,6 +36,11 @@ def _season(request, club: Club) -> standings.Season:
     return standings.season_from_key(club, request.GET.get("season"), timezone.localdate())
 
 
+def _me(request) -> int:
+    """The user's id, to mark their own row (0 when logged out: no member row has it)."""
+    return request.user.pk if request.user.is_authenticated else 0
+
+
 def _latest_played(club: Club) -> Session | None:
     return (
         Session.objects.filter(club=club, matches__isnull=False)
@@ -57,25 +62,24 @@ def latest_evening(request, club):
 def evening(request, club, pk):
     session = get_object_or_404(Session, pk=pk, club=club)
     evening = standings.evening_results(session, club)
-    me = getattr(request.user, "member", None) if request.user.is_authenticated else None
-    context = {"club": club, "evening": evening, "me_id": me.pk if me else None}
+    context = {"club": club, "evening": evening, "me": _me(request)}
     return render(request, "scoring/evening.html", context)
 
 
 def _leaderboard_context(request, club):
     season = _season(request, club)
+    seasons = standings.seasons(club, timezone.localdate(), held_in=season)
     sort = request.GET.get("sort", "rank")
     direction = request.GET.get("dir")
     board = standings.leaderboard(
         club, season, sort, None if direction not in ("asc", "desc") else direction == "desc"
     )
-    me = getattr(request.user, "member", None) if request.user.is_authenticated else None
     return {
         "club": club,
         "board": board,
         "columns": standings.COLUMNS,
-        "seasons": standings.seasons(club, timezone.localdate()),
-        "me_id": me.pk if me else None,
+        "seasons": seasons,
+        "me": _me(request),
     }
 
 
@@ -185,14 +189,13 @@ def member_page(request, club, pk):
         "club": club,
         "member": member,
         "season": season,
-        "seasons": standings.seasons(club, timezone.localdate()),
+        "seasons": standings.seasons(club, timezone.localdate(), held_in=season),
         "sessions": sessions,
         "chart": bar_chart(
             [(s["session__date"], s["result"]) for s in sessions],
             f"{member.table_name}'s result each session of the {season.label} season",
         ),
         "season_total": sum(s["result"] for s in sessions),
-        "sessions_held": season.sessions(club).filter(matches__isnull=False).distinct().count(),
         "companions": standings.played_with_most(member),
         "recent": standings.recent_hands(member),
         "special": standings.member_special_hands(member, club),

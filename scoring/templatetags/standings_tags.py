@@ -3,7 +3,7 @@
 from django import template
 
 from scoring.charts import signed as _signed
-from scoring.standings import ordinal as _ordinal
+from scoring.results import ordinal as _ordinal
 
 register = template.Library()
 
@@ -27,7 +27,7 @@ def figure(value, places=1):
 
 @register.filter
 def ordinal(value):
-    return _ordinal(value) if value is not None else ""
+    return _ordinal(value) if value not in (None, "") else ""
 
 
 @register.simple_tag

@@ -257,8 +257,4 @@ def test_seasons_follow_the_clubs_season_start(club):
         datetime.date(2026, 9, 1),
         "2025–26",
     )
-    assert (
-        ordinal(2, tied=True) == "joint 2nd"
-        and ordinal(11) == "11th"
-        and ordinal(23) == "23rd"
-    )
+    assert ordinal(2, tied=True) == "joint 2nd" and ordinal(11) == "11th" and ordinal(23) == "23rd"
