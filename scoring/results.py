@@ -8,6 +8,7 @@ standings read a few hundred small rows instead of summing years of hands per pa
 from __future__ import annotations
 
 from django.db import models
+from django.db.models import Q
 
 from scoring.models import Hand
 
@@ -47,6 +48,8 @@ class MatchResult(models.Model):
     # The match's limit (a hand worth this much or more is a limit hand); empty for rules
     # without one. Copied from the match's rules so records need no rule-set lookups.
     limit = models.PositiveIntegerField(null=True, blank=True)
+    rules = models.CharField(max_length=20)  # the match's rule set, for records per rule set
+    limit_hands = models.PositiveSmallIntegerField(default=0)  # limit hands this chair won
     table_size = models.PositiveSmallIntegerField()
     place = models.PositiveSmallIntegerField(default=1)  # tied players share the best place
     tied = models.BooleanField(default=False)
@@ -60,6 +63,10 @@ class MatchResult(models.Model):
         indexes = [
             models.Index(fields=["member", "session"], name="result_member_session"),
             models.Index(fields=["-longest_streak"], name="result_streak"),
+            models.Index(fields=["rules", "-best_total"], name="result_best_total"),
+            models.Index(
+                fields=["limit_hands"], condition=Q(limit_hands__gt=0), name="result_limit_hands"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -19,11 +19,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
-from club.models import Club, Member, Session
+from club.models import RULE_SET_CHOICES, Club, Member, Session
 from games import flow
 from games.models import Chair, Match
 from scoring.models import Hand, KongChips
@@ -95,6 +94,8 @@ def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> lis
     best: list[Hand | None] = [None] * size
     streak = [0] * size
     run = [0] * size
+    limits = [0] * size
+    limit = _limit(match)
     sitting_out: list[int | None] = [None] * len(hands)
     if size == 5:  # the Dreamer sits out one hand in five: the flow says which
         try:
@@ -113,6 +114,8 @@ def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> lis
                 won[chair] += 1
                 run[chair] += 1
                 streak[chair] = max(streak[chair], run[chair])
+                if limit is not None and hand.total >= limit:
+                    limits[chair] += 1
                 if best[chair] is None or hand.total > best[chair].total:
                     best[chair] = hand
             else:
@@ -121,7 +124,6 @@ def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> lis
         for chair, paid in enumerate(kong.payments[:size]):
             result[chair] += paid
     places = placings(result)
-    limit = _limit(match)
     rows = []
     for chair in chairs:
         c = chair.number
@@ -139,6 +141,8 @@ def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> lis
                 best_hand=best[c],
                 longest_streak=streak[c],
                 limit=limit,
+                rules=match.rules,
+                limit_hands=limits[c],
                 table_size=size,
                 place=place,
                 tied=tied,
@@ -159,6 +163,8 @@ _FIELDS = [
     "best_hand",
     "longest_streak",
     "limit",
+    "limit_hands",
+    "rules",
     "table_size",
     "place",
     "tied",
@@ -497,8 +503,11 @@ def leaderboard(
     club: Club, season: Season, sort: str = "rank", descending: bool | None = None
 ) -> Leaderboard:
     """The season's standings: ranked by the club's chosen figure among those who played
-    the minimum number of sessions, then the others. Two queries."""
-    held = season.sessions(club).filter(matches__isnull=False).distinct().count()
+    the minimum number of sessions, then the others. One query once `seasons()` has
+    counted the sessions held (`season.held`), two otherwise."""
+    held = season.held
+    if held is None:
+        held = season.sessions(club).filter(matches__isnull=False).distinct().count()
     rows = [
         LeaderRow(
             member_id=r["member_id"],
@@ -577,7 +586,13 @@ def recent_hands(member: Member, limit: int = 10) -> list[Hand]:
     """The last hands the member played, each with `my_payment` (what they won or paid)."""
     hands = list(
         Hand.objects.live()
-        .filter(match__chairs__member=member)
+        .filter(
+            # only the member's latest matches: never a sort of every hand they played
+            match_id__in=MatchResult.objects.filter(member=member)
+            .order_by("-session__date", "-match_id")
+            .values("match_id")[:limit],
+            match__chairs__member=member,
+        )
         .annotate(my_chair=F("match__chairs__number"), winner_name=winner_name())
         .select_related("match__session")
         .order_by("-match__session__date", "-match__started_at", "-number")[:limit]
@@ -591,12 +606,15 @@ def recent_hands(member: Member, limit: int = 10) -> list[Hand]:
 
 
 def limit_hands(club: Club, member: Member | None = None):
-    """Live hands worth their match's limit or more, with `winner_name`: through the
-    winner's MatchResult, which carries the limit of the rules the match was played under."""
+    """Live hands worth their match's limit or more, with `winner_name`. The few results
+    with a limit hand are found first (an index holds only them), then their hands."""
+    holders = MatchResult.objects.filter(session__club=club, limit_hands__gt=0)
+    if member is not None:
+        holders = holders.filter(member=member)
     return (
         Hand.objects.live()
         .filter(
-            match__session__club=club,
+            match_id__in=holders.values("match_id"),
             match__results__chair__number=F("winner"),
             total__gte=F("match__results__limit"),
             # in the same filter(): the winner's own row, not any row of the match
@@ -618,7 +636,7 @@ def club_hands(club: Club):
 
 @dataclass
 class Records:
-    highest: dict[str, list[Hand]]
+    highest: dict[str, list[MatchResult]]  # each member's best hand of a match
     limit_hands: list[Hand]
     streaks: list[MatchResult]
 
@@ -626,16 +644,15 @@ class Records:
 def records(club: Club, limit: int = 10) -> Records:
     """The club's highest hands (per rule set: points and faan do not compare), every
     limit hand, and the longest runs of hands won in a row at one table."""
-    highest: dict[str, list[Hand]] = {}
-    top = club_hands(club).annotate(
-        row=Window(
-            RowNumber(),
-            partition_by=[F("match__rules")],
-            order_by=[F("total").desc(), F("pk").asc()],
+    highest: dict[str, list[MatchResult]] = {}
+    for rules, _ in RULE_SET_CHOICES:  # one short query per rule set: index order
+        best = list(
+            MatchResult.objects.filter(session__club=club, rules=rules, best_total__isnull=False)
+            .select_related("member", "session", "best_hand", "match")
+            .order_by("-best_total", "pk")[:limit]
         )
-    )
-    for hand in top.filter(row__lte=limit).order_by("match__rules", "-total", "pk"):
-        highest.setdefault(hand.match.rules, []).append(hand)
+        if best:
+            highest[rules] = best
     limits = list(limit_hands(club).order_by("-match__session__date", "-number"))
     streaks = list(
         MatchResult.objects.filter(session__club=club, longest_streak__gte=2)
