@@ -38,6 +38,7 @@ bench: install
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/seating_bench.py
 	$(BIN)/python bench/flow_bench.py
+	$(BIN)/python bench/games_bench.py
 	$(BIN)/python bench/standings_bench.py
 
 clean:

@@ -1,4 +1,4 @@
-"""Benchmark of the history-aware seating (club.seating) against a plain random shuffle.
+"""Benchmark of the history-aware seating (club.seating.planner) against a plain random shuffle.
 
 Run from the repository root:  python bench/seating_bench.py  [--quick]
 
@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from club.seating import evaluate, plan_seating, table_sizes  # noqa: E402
+from club.seating.planner import evaluate, plan_seating, table_sizes  # noqa: E402
 
 SEED = 2024
 PREFER = "five"

@@ -1,7 +1,6 @@
 from django.contrib import admin
-from django.core.exceptions import ValidationError
 
-from scoring.rules import EngineError, build_ruleset
+from scoring.rules import validate_club_rules
 
 from .models import Attendance, Club, KeepApart, Member, Seat, SeatingPlan, SeatingTable, Session
 
@@ -16,14 +15,11 @@ class ClubAdmin(admin.ModelAdmin):
         class ValidatedForm(form):
             def clean(self):
                 cleaned = super().clean()
-                try:
-                    build_ruleset(
-                        cleaned.get("rule_set", "classical"),
-                        cleaned.get("rule_options") or {},
-                        cleaned.get("rule_values") or {},
-                    )
-                except EngineError as error:
-                    raise ValidationError(str(error)) from error
+                validate_club_rules(
+                    cleaned.get("rule_set", "classical"),
+                    cleaned.get("rule_options"),
+                    cleaned.get("rule_values"),
+                )
                 return cleaned
 
         return ValidatedForm

@@ -88,7 +88,7 @@ def demo_season_of_seating(club: Club, rng: random.Random) -> None:
     """Ten weekly sessions this season, each seated by the real algorithm (so the history
     is real), published and closed; then tonight's session with people checked in, ready
     for the coordinator to press "Make the seating"."""
-    from .seating_services import make_seating, publish
+    from .seating.changes import make_seating
 
     today = timezone.localdate()
     if club.season_start is None:
@@ -108,8 +108,8 @@ def demo_season_of_seating(club: Club, rng: random.Random) -> None:
         )
         if weeks_ago == 0:
             continue  # tonight: checked in, seating not made yet
-        make_seating(session, seed=rng.randrange(2**62))
-        publish(session)
+        plan, _ = make_seating(session, seed=rng.randrange(2**62))
+        plan.publish()
         SeatingPlan.objects.filter(session=session).update(published_at=_at(date, 14))
         session.status = Session.Status.CLOSED
         session.save(update_fields=["status"])

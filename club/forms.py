@@ -1,21 +1,14 @@
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db import transaction
 
-from scoring.rules import EngineError, build_ruleset, get_ruleset
+from scoring.rules import club_options, get_ruleset, validate_club_rules
 
 from .models import Club, KeepApart, Member, Session, long_date
 
 OPTION_PREFIX = "option_"
 VALUE_PREFIX = "value_"
-
-
-# Options that describe one hand or one table, not the club: recorded with the hand.
-PER_HAND_OPTIONS = {"liable", "goulash", "players"}
-
-
-def club_level_options(ruleset) -> dict:
-    return {k: v for k, v in ruleset.option_defaults.items() if k not in PER_HAND_OPTIONS}
 
 
 def value_label(key: str) -> str:
@@ -38,10 +31,19 @@ class ClubSettingsForm(forms.ModelForm):
 
     class Meta:
         model = Club
-        fields = ["name", "rule_set", "starting_tally", "odd_tables", "spread_beginners"]
+        fields = [
+            "name",
+            "rule_set",
+            "starting_tally",
+            "odd_tables",
+            "spread_beginners",
+            "show_dice",
+            "dice_count",
+        ]
         fields += ["standings_ranking", "placing_points", "min_sessions", "standings_visibility"]
         widgets = {
             "odd_tables": forms.RadioSelect,
+            "dice_count": forms.RadioSelect,
             "standings_ranking": forms.RadioSelect,
             "standings_visibility": forms.RadioSelect,
         }
@@ -52,11 +54,14 @@ class ClubSettingsForm(forms.ModelForm):
         if rule_set not in dict(self.fields["rule_set"].choices):
             rule_set = self.instance.rule_set
         self.rule_set_name = rule_set
+        self.fields["dice_count"].required = False
+        for name in self.STANDINGS_FIELDS:
+            self.fields[name].required = False
         ruleset = get_ruleset(rule_set)
         same_rules = rule_set == self.instance.rule_set
         saved_options = self.instance.rule_options if same_rules else {}
         saved_values = self.instance.rule_values if same_rules else {}
-        for key, default in club_level_options(ruleset).items():
+        for key, default in club_options(rule_set).items():
             self.fields[OPTION_PREFIX + key] = _field_for(
                 default,
                 key.replace("_", " ").capitalize(),
@@ -68,6 +73,34 @@ class ClubSettingsForm(forms.ModelForm):
             field.required = False
             field.help_text = f"Usual value: {default}"
             self.fields[VALUE_PREFIX + key] = field
+
+    def clean_dice_count(self):
+        # Only asked for when the dice are shown; an absent choice keeps the saved one.
+        return self.cleaned_data.get("dice_count") or self.instance.dice_count
+
+    STANDINGS_FIELDS = (
+        "standings_ranking",
+        "placing_points",
+        "min_sessions",
+        "standings_visibility",
+    )
+
+    def _clean_standings(self, name: str):
+        # Left out of a post (an older page, a script): the saved choice stays.
+        value = self.cleaned_data.get(name)
+        return getattr(self.instance, name) if value in (None, "") else value
+
+    def clean_standings_ranking(self):
+        return self._clean_standings("standings_ranking")
+
+    def clean_placing_points(self):
+        return self._clean_standings("placing_points")
+
+    def clean_min_sessions(self):
+        return self._clean_standings("min_sessions")
+
+    def clean_standings_visibility(self):
+        return self._clean_standings("standings_visibility")
 
     def standings_fields(self):
         return [self["standings_ranking"], self["standings_visibility"]]
@@ -93,12 +126,9 @@ class ClubSettingsForm(forms.ModelForm):
         if self.errors:
             return cleaned
         ruleset = get_ruleset(self.rule_set_name)
-        self.rule_options = self._changed(OPTION_PREFIX, club_level_options(ruleset))
+        self.rule_options = self._changed(OPTION_PREFIX, club_options(self.rule_set_name))
         self.rule_values = self._changed(VALUE_PREFIX, ruleset.value_defaults)
-        try:
-            build_ruleset(self.rule_set_name, self.rule_options, self.rule_values)
-        except EngineError as error:
-            raise forms.ValidationError(str(error)) from error
+        validate_club_rules(self.rule_set_name, self.rule_options, self.rule_values)
         return cleaned
 
     def save(self, commit=True):
@@ -136,7 +166,17 @@ class MemberForm(forms.ModelForm):
         required=False,
         empty_label="Choose a login",
     )
-    username = forms.CharField(label="New username", max_length=150, required=False)
+    username = forms.CharField(
+        label="New username",
+        max_length=150,
+        required=False,
+        validators=[
+            UnicodeUsernameValidator(
+                message="A username can have only letters, numbers and the signs @ . + - _ "
+                "(no spaces or other symbols)."
+            )
+        ],
+    )
     password = forms.CharField(
         label="First password",
         required=False,
@@ -221,7 +261,9 @@ class MemberForm(forms.ModelForm):
         if action == self.LOGIN_NEW:
             username = cleaned.get("username", "").strip()
             password = cleaned.get("password", "")
-            if not username:
+            if self.has_error("username"):
+                pass
+            elif not username:
                 self.add_error("username", "Please type a username for the new login.")
             elif get_user_model().objects.filter(username__iexact=username).exists():
                 self.add_error(

@@ -11,15 +11,8 @@ from django.db.models import F, ProtectedError, Q
 from django.utils import timezone
 from django.utils.formats import date_format
 
-RULE_SET_CHOICES = [
-    ("classical", "Classical points and doublings"),
-    ("hk", "Hong Kong Old Style (faan)"),
-    ("fan", "Simple fan table"),
-    ("u3a", "U3A club house rules"),
-]
-
-# What a player starts each match with, when the club has not chosen otherwise.
-DEFAULT_STARTING_TALLY = {"classical": 2000, "hk": 500, "fan": 500, "u3a": 0}
+from club.seating.planner import SeatingError, Wind
+from scoring.rules import rule_set_choices, starting_tally
 
 
 def parse_placing_points(text: str) -> list[float]:
@@ -58,7 +51,7 @@ class Club(models.Model):
         THREE = "three", "Tables of three"
 
     name = models.CharField(max_length=120)
-    rule_set = models.CharField(max_length=20, choices=RULE_SET_CHOICES, default="classical")
+    rule_set = models.CharField(max_length=20, choices=rule_set_choices, default="classical")
     # Overrides of the rule set's options and table values; validated by the hand engine.
     rule_options = models.JSONField(default=dict, blank=True)
     rule_values = models.JSONField(default=dict, blank=True)
@@ -74,6 +67,14 @@ class Club(models.Model):
         default=OddTables.FIVE,
     )
     spread_beginners = models.BooleanField("spread beginners across the tables", default=True)
+    show_dice = models.BooleanField(
+        "show dice on the table page",
+        default=False,
+        help_text="A “Throw the dice” button for breaking the wall, for tables without dice.",
+    )
+    dice_count = models.PositiveSmallIntegerField(
+        "dice for breaking the wall", choices=[(2, "Two dice"), (3, "Three dice")], default=2
+    )
     season_start = models.DateField(
         "this season began on",
         null=True,
@@ -129,7 +130,7 @@ class Club(models.Model):
     def effective_starting_tally(self) -> int:
         if self.starting_tally is not None:
             return self.starting_tally
-        return DEFAULT_STARTING_TALLY.get(self.rule_set, 0)
+        return starting_tally(self.rule_set)
 
     def season_start_for(self, date: datetime.date) -> datetime.date:
         """The first day of the season that `date` falls in.
@@ -610,7 +611,11 @@ def new_rng_seed() -> int:
 
 
 class SeatingPlan(models.Model):
-    """Who sits where at one session. Behaviour lives in the seating services."""
+    """Who sits where at one session: a draft the coordinator changes, then published.
+
+    A published plan never changes except through `unpublish` and the late-arrival and
+    early-leaver changes (club/seating/changes.py), which the coordinator chooses on purpose.
+    """
 
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
@@ -624,6 +629,56 @@ class SeatingPlan(models.Model):
 
     def __str__(self) -> str:
         return f"Seating for {self.session}"
+
+    @property
+    def is_published(self) -> bool:
+        return self.status == self.Status.PUBLISHED
+
+    def ensure_draft(self) -> None:
+        """Refuse a change to a published seating (its session must be open, too)."""
+        self.session.ensure_open("its seating")
+        if self.is_published:
+            raise SeatingError(
+                "The seating is published, so it stays as it is. "
+                "Press “Unpublish to change” first if it really must change."
+            )
+
+    def ensure_published(self) -> None:
+        """Late arrivals and leavers change a published seating only."""
+        self.session.ensure_open("its seating")
+        if not self.is_published:
+            raise SeatingError(
+                "The seating is not published yet: change the draft instead (re-roll or swap)."
+            )
+
+    def publish(self) -> None:
+        """Members can now see the seating; it stays fixed unless the coordinator unpublishes.
+        One conditional UPDATE, so two coordinators pressing at once publish it once."""
+        self.ensure_draft()
+        if not self.tables.exists():
+            raise SeatingError("There are no tables to publish: make the seating first.")
+        self._move(self.Status.DRAFT, self.Status.PUBLISHED, timezone.now())
+
+    def unpublish(self) -> None:
+        """Back to a draft the coordinator can change (members no longer see it)."""
+        self.ensure_published()
+        self._move(self.Status.PUBLISHED, self.Status.DRAFT, None)
+
+    def _move(self, old: str, new: str, published_at) -> None:
+        now = timezone.now()
+        moved = SeatingPlan.objects.filter(pk=self.pk, status=old).update(
+            status=new, published_at=published_at, updated=now
+        )
+        if not moved:
+            raise SeatingError("Someone else changed the seating just now: please look again.")
+        self.status, self.published_at, self.updated = new, published_at, now
+
+    def lock_table(self, number: int, locked: bool = True) -> None:
+        """Lock a table (a re-roll keeps it as it is) or unlock it."""
+        self.ensure_draft()
+        if not self.tables.filter(number=number).update(locked=locked):
+            raise SeatingError(f"There is no table {number}.")
+        SeatingPlan.objects.filter(pk=self.pk).update(updated=timezone.now())
 
 
 class SeatingTable(models.Model):
@@ -645,17 +700,12 @@ class Seat(models.Model):
     """A member's seat. `plan` repeats `table.plan` so the database can refuse a member
     seated twice in one plan; `save()` fills it in (pass it yourself to bulk_create)."""
 
-    class Wind(models.TextChoices):
-        EAST = "E", "East"
-        SOUTH = "S", "South"
-        WEST = "W", "West"
-        NORTH = "N", "North"
-        DREAMER = "D", "Dreamer"
+    Wind = Wind
 
     plan = models.ForeignKey(SeatingPlan, on_delete=models.CASCADE, related_name="seats")
     table = models.ForeignKey(SeatingTable, on_delete=models.CASCADE, related_name="seats")
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="seats")
-    wind = models.CharField(max_length=1, choices=Wind.choices)
+    wind = models.CharField(max_length=1, choices=[(w.value, w.label) for w in Wind])
     # Seat order at the table, from 1. At a table of five the fifth is the Dreamer, who
     # sits out the first hand.
     position = models.PositiveSmallIntegerField()

@@ -1,8 +1,7 @@
 """Members, sessions, attendance and seating. Mounted under /club/."""
 
-from django.urls import path
+from django.urls import include, path
 
-from .seating_urls import seating_urlpatterns
 from .views import attendance, members, sessions
 
 app_name = "club"
@@ -20,6 +19,7 @@ urlpatterns: list = [
         members.keep_apart_remove,
         name="keep_apart_remove",
     ),
+    path("", include("club.account_urls")),
     path("sessions/", sessions.session_list, name="session_list"),
     path("sessions/add/", sessions.session_create, name="session_add"),
     path("sessions/next/", sessions.session_next, name="session_next"),
@@ -33,6 +33,5 @@ urlpatterns: list = [
         name="set_attendance",
     ),
     path("sessions/<int:pk>/check-in/walk-in/", attendance.walk_in, name="walk_in"),
+    path("sessions/<int:session_id>/seating/", include("club.seating.urls")),
 ]
-
-urlpatterns += seating_urlpatterns

@@ -3,7 +3,7 @@ checking them in is one write across two models, so it lives here rather than on
 
 from django.db import transaction
 
-from .models import Member, Refused, Session, long_date
+from .models import Club, Member, Refused, Session, long_date
 
 
 class SameNameMembers(Refused):
@@ -22,6 +22,9 @@ def check_in_walk_in(
     session.ensure_open("its attendance")
     club = session.club
     with transaction.atomic():
+        # Walk-ins queue on the club row: two at once would otherwise pick the same free
+        # table name (PostgreSQL; SQLite's IMMEDIATE transactions already queue).
+        Club.objects.select_for_update().filter(pk=club.pk).first()
         created = False
         if member is None:
             matches = list(club.members.named(name))

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from club.views import accounts as account_views
 from club.views import home as club_views
 
 admin.site.site_header = "Mahjong club administration"
@@ -10,11 +11,11 @@ admin.site.site_title = "Mahjong club admin"
 urlpatterns = [
     path("", club_views.home, name="home"),
     path("settings/", club_views.club_settings, name="club_settings"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", account_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/",
-        auth_views.PasswordChangeView.as_view(),
+        account_views.PasswordChangeView.as_view(),
         name="password_change",
     ),
     path(
@@ -22,7 +23,24 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    path("accounts/reset/", account_views.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "accounts/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("club/", include("club.urls")),
+    path("play/", include("games.urls")),
     path("standings/", include("scoring.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -109,16 +109,39 @@ class Match(models.Model):
             cached = self._chair_count = len(self.chair_list())
         return cached
 
+    def chair_of(self, user) -> int | None:
+        """The chair of the logged-in `user` in this match, or None."""
+        if not user.is_authenticated:
+            return None
+        for chair in self.chair_list():
+            if chair.member.user_id == user.pk:
+                return chair.number
+        return None
+
     def chair_list(self) -> list[Chair]:
         """The chairs in order (cached on the instance: one query per match)."""
         cached = getattr(self, "_chairs", None)
         if cached is None:
-            cached = self._chairs = list(self.chairs.select_related("member").order_by("number"))
+            prefetched = getattr(self, "_prefetched_objects_cache", {}).get("chairs")
+            if prefetched is not None:  # prefetched with their members, in order
+                cached = self._chairs = list(prefetched)
+            else:
+                chairs = self.chairs.select_related("member").order_by("number")
+                cached = self._chairs = list(chairs)
         return cached
 
-    def tallies(self) -> list[int]:
-        """Each chair's tally now: the starting tally plus every payment that counts."""
+    def tallies(self, records=None) -> list[int]:
+        """Each chair's tally now: the starting tally plus every payment that counts.
+
+        `records` are the match's hands and kong chips if already loaded (voided ones are
+        skipped), so a page that lists them needs no further query."""
         totals = [self.starting_tally] * self.chair_count
+        if records is not None:
+            for record in records:
+                if record.voided_at is None:
+                    for chair in range(self.chair_count):
+                        totals[chair] += getattr(record, PAY_FIELDS[chair])
+            return totals
         for source in (self.live_hands(), self.kong_chips.filter(voided_at__isnull=True)):
             sums = source.order_by().aggregate(**{f: Sum(f) for f in PAY_FIELDS})
             for chair in range(self.chair_count):

@@ -12,6 +12,9 @@ from django.utils import timezone
 from club.models import Club, SeatingPlan, Session
 from games.models import Chair, Match
 
+# A match needs a table of three to five (games.flow).
+MIN_PLAYERS, MAX_PLAYERS = 3, 5
+
 # Seat winds in chair order: chair 0 deals first (East), then counter-clockwise; the
 # Dreamer of a table of five takes the last chair.
 CHAIR_ORDER = "ESWND"
@@ -60,7 +63,7 @@ def start_play(session: Session) -> list[Match]:
     started = [
         _open_match(session, number, members, snapshot)
         for number, members in sorted(_tables(plan).items())
-        if number not in running
+        if number not in running and MIN_PLAYERS <= len(members) <= MAX_PLAYERS
     ]
     if session.status == Session.Status.PLANNED:
         session.status = Session.Status.IN_PLAY
@@ -100,6 +103,8 @@ def follow_seating(session: Session) -> None:
             finish(match, Match.Ending.TABLE_CHANGED)
     for number, members in sorted(tables.items()):
         match = running.get(number)
+        if not MIN_PLAYERS <= len(members) <= MAX_PLAYERS:
+            continue  # a table left with two waits for the coordinator's choice
         if match is None or match.status == Match.Status.FINISHED:
             snapshot = snapshot or _rules_snapshot(session.club)
             _open_match(session, number, members, snapshot)
@@ -116,3 +121,15 @@ def end_play(session: Session, ending: str = Match.Ending.CLOSED) -> int:
     for match in matches:
         finish(match, ending)
     return len(matches)
+
+
+@transaction.atomic
+def end_evening(session: Session) -> int:
+    """The coordinator ends the evening: every match still in play ends where it stands
+    and the session is closed, together. Returns how many matches were ended."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    ended = end_play(session, Match.Ending.CLOSED)
+    if session.status != Session.Status.CLOSED:
+        session.status = Session.Status.CLOSED
+        session.save(update_fields=["status"])
+    return ended

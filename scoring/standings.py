@@ -19,10 +19,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-from club.models import RULE_SET_CHOICES, Club, Member, Session
+from club.models import Club, Member, Session
 from games import flow
 from games.models import Chair, Match
 from scoring.models import Hand, KongChips
@@ -287,14 +288,36 @@ def seasons(club: Club, today: datetime.date, held_in: Season | None = None) -> 
     )
     if held_in is not None:
         held_in.held = span["held"]
-    first = span["first"] or today
-    last = max(span["last"] or today, today)
+    return seasons_between(club, span["first"], span["last"], today)
+
+
+def seasons_between(club: Club, first, last, today: datetime.date) -> list[Season]:
+    first = first or today
+    last = max(last or today, today)
     found = []
     season = Season.containing(club, first)
     while season.start <= last:
         found.append(season)
         season = Season.containing(club, season.end)
     return found[::-1]
+
+
+def with_season_span(members, season: Season):
+    """Members annotated with the club's first and last session dates and the sessions
+    played in `season` (`first_date`, `last_date`, `held`), for the season picker in the
+    same query as the member."""
+    sessions = Session.objects.filter(club=OuterRef("club")).order_by()
+    held = (
+        sessions.filter(date__gte=season.start, date__lt=season.end, matches__isnull=False)
+        .values("club")
+        .annotate(n=Count("pk", distinct=True))
+        .values("n")
+    )
+    return members.annotate(
+        first_date=Subquery(sessions.order_by("date").values("date")[:1]),
+        last_date=Subquery(sessions.order_by("-date").values("date")[:1]),
+        held=Subquery(held),
+    )
 
 
 def season_from_key(club: Club, key: str | None, today: datetime.date) -> Season:
@@ -645,14 +668,19 @@ def records(club: Club, limit: int = 10) -> Records:
     """The club's highest hands (per rule set: points and faan do not compare), every
     limit hand, and the longest runs of hands won in a row at one table."""
     highest: dict[str, list[MatchResult]] = {}
-    for rules, _ in RULE_SET_CHOICES:  # one short query per rule set: index order
-        best = list(
-            MatchResult.objects.filter(session__club=club, rules=rules, best_total__isnull=False)
-            .select_related("member", "session", "best_hand", "match")
-            .order_by("-best_total", "pk")[:limit]
+    best = (
+        MatchResult.objects.filter(session__club=club, best_total__isnull=False)
+        .annotate(
+            row=Window(
+                RowNumber(), partition_by=[F("rules")], order_by=[F("best_total").desc(), F("pk")]
+            )
         )
-        if best:
-            highest[rules] = best
+        .filter(row__lte=limit)
+        .select_related("member", "session", "best_hand", "match")
+        .order_by("rules", "-best_total", "pk")
+    )
+    for result in best:
+        highest.setdefault(result.rules, []).append(result)
     limits = list(limit_hands(club).order_by("-match__session__date", "-number"))
     streaks = list(
         MatchResult.objects.filter(session__club=club, longest_streak__gte=2)

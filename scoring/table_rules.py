@@ -7,11 +7,10 @@ winds move as the deal passes. This module is the one place that translates.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
-from scoring.engine import EngineError
-from scoring.engine.rulesets.base import RuleSet
+from scoring import engine
+from scoring.engine import EngineError, RuleSet
 from scoring.rules import build_ruleset
 
 
@@ -33,51 +32,65 @@ def match_ruleset(match) -> RuleSet:
     )
 
 
-@dataclass(frozen=True)
-class _WinAsEngineSeesIt:
-    seat_wind: str
-    won_by: str
-    discarder: str | None
-    dealer: bool
-    self_drawn: bool
-
-
-def _per_chair(winds, by_wind: dict[str, int]) -> list[int]:
-    return [by_wind.get(wind, 0) if wind else 0 for wind in winds]
+def _outcome(match, state, win=None) -> engine.Outcome:
+    """The engine's view of a hand: chairs, with the dealer the flow says."""
+    if win is None:
+        return engine.Outcome(winner=state.dealer, won_by="wall", dealer=state.dealer)
+    return engine.Outcome(
+        winner=win.winner,
+        won_by=win.won_by,
+        discarder=win.discarder,
+        dealer=state.dealer,
+        players=match.chair_count,
+    )
 
 
 def win_payments(match, state, win) -> list[int]:
     """Each chair's payment for a quick-entry win worth `win.total` in the hand `state`
-    describes (dealer, winds, goulash). Raises TotalRefused with the engine's reason."""
+    describes (dealer, goulash). Raises TotalRefused with the engine's reason.
+
+    Payments depend only on who deals, wins and discards, so the engine's chair numbering
+    serves every rule set, classical's fixed seat winds included."""
     ruleset = match_ruleset(match)
-    winds = state.winds
-    seats = tuple(wind for wind in winds if wind)
+    players = match.chair_count
     try:
-        ruleset.check_total(win.total)
         if state.goulash:
-            return _per_chair(winds, ruleset.goulash_payments(winds[win.winner], seats))
-        engine_win = _WinAsEngineSeesIt(
-            seat_wind=winds[win.winner],
-            won_by=win.won_by,
-            discarder=winds[win.discarder] if win.discarder is not None else None,
-            dealer=win.winner == state.dealer,
-            self_drawn=win.discarder is None,
-        )
-        by_wind = ruleset.payments(engine_win, win.total, ruleset.resolve_options(None), seats)
+            engine.check_total(ruleset, win.total, {"goulash": True})
+            _outcome(match, state, win).winds()  # refuses a winner sitting out
+            pot = engine.goulash_pot(ruleset, win.winner, players=players, dealer=state.dealer)
+            return list(pot)
+        return list(engine.payments_for_total(ruleset, win.total, _outcome(match, state, win)))
     except EngineError as error:
         raise TotalRefused(str(error)) from error
-    return _per_chair(winds, by_wind)
 
 
 def kong_payments(match, state, chair: int, kind: str) -> list[int]:
     """Each chair's chips for a kong made by `chair` (U3A house rules)."""
     ruleset = match_ruleset(match)
-    winds = state.winds
-    if winds[chair] is None:
-        raise TotalRefused("That player is sitting out this hand.")
-    seats = tuple(wind for wind in winds if wind)
+    if not has_kong_chips(ruleset):
+        raise TotalRefused(f"Kong chips are not part of the {ruleset.title} rules.")
     try:
-        by_wind = ruleset.kong_payments(kind, winds[chair], seats)
-    except (EngineError, AttributeError) as error:
-        raise TotalRefused(f"Kong chips are not part of the {ruleset.title} rules.") from error
-    return _per_chair(winds, by_wind)
+        chips = engine.kong_chips(
+            ruleset, kind, chair, players=match.chair_count, dealer=state.dealer
+        )
+    except EngineError as error:
+        raise TotalRefused(str(error)) from error
+    return list(chips)
+
+
+def has_kong_chips(ruleset: RuleSet) -> bool:
+    """Kong chips, paid when a kong is made, are a U3A house rule."""
+    return ruleset.name == "u3a"
+
+
+def goulash_pot(match, state) -> int:
+    """The chips in the pot of a goulash hand: every seated player's stake."""
+    pot = engine.goulash_pot(
+        match_ruleset(match), state.dealer, players=match.chair_count, dealer=state.dealer
+    )
+    return pot[state.dealer] - min(pot)
+
+
+def unit(ruleset: RuleSet) -> str:
+    """What a hand's total counts: points, faan or fan."""
+    return ruleset.unit

@@ -182,14 +182,17 @@ def hands_csv(request, club):
 
 @standings_visible
 def member_page(request, club, pk):
-    member = get_object_or_404(Member, pk=pk, club=club)
     season = _season(request, club)
+    member = get_object_or_404(standings.with_season_span(Member.objects, season), pk=pk, club=club)
+    season.held = member.held or 0
     sessions = list(standings.member_sessions(member, season))
     context = {
         "club": club,
         "member": member,
         "season": season,
-        "seasons": standings.seasons(club, timezone.localdate(), held_in=season),
+        "seasons": standings.seasons_between(
+            club, member.first_date, member.last_date, timezone.localdate()
+        ),
         "sessions": sessions,
         "chart": bar_chart(
             [(s["session__date"], s["result"]) for s in sessions],

@@ -1,9 +1,12 @@
 """Club settings: name, rule set with its options, starting tally, seating preferences."""
 
+import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from club.models import Club
-from scoring.engine import get_ruleset
+from scoring.engine import RULESET_NAMES, get_ruleset
+from scoring.rules import validate_club_rules
 
 
 def settings_post(club: Club, **changes) -> dict:
@@ -110,3 +113,46 @@ def test_per_hand_options_are_not_club_settings(coordinator_client, club):
 def test_table_values_have_readable_labels(coordinator_client, club):
     page = coordinator_client.get(reverse("club_settings")).content.decode()
     assert "Mahjong · wall · points" in page
+
+
+def test_rule_set_choices_and_starting_tallies_come_from_the_engine(club):
+    choices = dict(Club._meta.get_field("rule_set").choices)
+    assert choices == {name: get_ruleset(name).title for name in RULESET_NAMES}
+    for name in RULESET_NAMES:
+        club.rule_set = name
+        assert club.effective_starting_tally == get_ruleset(name).starting_tally
+    assert get_ruleset("classical").starting_tally == 2000
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "options", "values", "message"),
+    [
+        ("u3a", {"goulash": True}, {}, "goulash of the u3a rules is chosen for each hand"),
+        ("fan", {"liable": "E"}, {}, "liable of the fan rules is chosen for each hand"),
+        ("hk", {"min_faan": 11}, {}, "Option min_faan (11) is above max_faan (10)"),
+        ("classical", {"limit": 0}, {}, "Option limit must be 1 or more, not 0."),
+        ("classical", {}, {"pong.minor.points": 3}, "Unknown value 'pong.minor.points'"),
+    ],
+)
+def test_one_check_of_a_clubs_rule_settings(rule_set, options, values, message):
+    with pytest.raises(ValidationError) as error:
+        validate_club_rules(rule_set, options, values)
+    assert message in " ".join(error.value.messages)
+
+
+def test_admin_refuses_a_per_hand_option_as_a_club_setting(admin_client, club):
+    url = reverse("admin:club_club_change", args=[club.pk])
+    data = {
+        "name": club.name,
+        "rule_set": "u3a",
+        "rule_options": '{"goulash": true}',
+        "rule_values": "{}",
+        "starting_tally": "",
+        "odd_tables": club.odd_tables,
+        "spread_beginners": "on",
+    }
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    assert "is chosen for each hand" in response.content.decode()
+    club.refresh_from_db()
+    assert club.rule_options == {}

@@ -1,6 +1,7 @@
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import RequestFactory
 
 from club.demo import COORDINATOR_LOGIN, MEMBER_LOGIN
 from club.models import Club, Member
@@ -15,8 +16,12 @@ def test_demo_club_has_members_and_working_logins(db, capsys):
     assert Club.objects.count() == 1
     assert 20 <= Member.objects.count() <= 30
     assert Member.objects.filter(experience=Member.Experience.BEGINNER).exists()
-    coordinator = authenticate(username=COORDINATOR_LOGIN[0], password=COORDINATOR_LOGIN[1])
-    member = authenticate(username=MEMBER_LOGIN[0], password=MEMBER_LOGIN[1])
+    # The login lockout (django-axes) checks every authentication against its request.
+    request = RequestFactory().post("/accounts/login/")
+    coordinator = authenticate(
+        request, username=COORDINATOR_LOGIN[0], password=COORDINATOR_LOGIN[1]
+    )
+    member = authenticate(request, username=MEMBER_LOGIN[0], password=MEMBER_LOGIN[1])
     assert coordinator and is_coordinator(coordinator)
     assert member and not is_coordinator(member)
     assert member.member.table_name
@@ -37,9 +42,8 @@ def test_demo_is_loaded_only_into_an_empty_database(db, capsys):
 
 
 def test_demo_past_evenings_were_played_and_tonight_can_be(db):
-    from club.seating.changes import make_seating, publish  # noqa: F401 - see below
-
     from club.models import Session
+    from club.seating.changes import make_seating
     from games.models import Match
     from games.start import start_play
     from scoring.models import Hand
@@ -57,8 +61,8 @@ def test_demo_past_evenings_were_played_and_tonight_can_be(db):
             assert sum(match.tallies()) == match.starting_tally * match.chair_count
     assert Hand.objects.exclude(winner=None).filter(total__gt=0).exists()
     tonight = Session.objects.get(status=Session.Status.PLANNED)
-    make_seating(tonight)
-    publish(tonight)
+    plan, _ = make_seating(tonight)
+    plan.publish()
     match = start_play(tonight)[0]
     record_draw(match, 1)
     assert match.replay()[-1].hand == 2

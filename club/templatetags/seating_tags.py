@@ -3,7 +3,7 @@
 from django import template
 
 from club.models import Club
-from club.seating_selectors import tonight_for
+from club.seating.display import tonight_for
 
 register = template.Library()
 

@@ -6,6 +6,7 @@ os.environ.setdefault("SECRET_KEY", "test-only-secret-key")
 os.environ.setdefault("DEBUG", "false")
 
 from .base import *  # noqa: E402,F403
+from .base import BASE_DIR, DATABASES  # noqa: E402
 
 # Tests talk plain HTTP to the test client and live server.
 SECURE_SSL_REDIRECT = False
@@ -21,3 +22,12 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# SQLite tests use a database file, as production does: the shared in-memory test database
+# refuses a second writer at once ("table is locked") instead of letting it wait, which
+# hides what a real server sees.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+
+# Axes logs every login; the suite logs in thousands of times.
+AXES_VERBOSE = False

@@ -2,6 +2,8 @@
 
 from scoring.engine import score, score_json
 score({"tiles": "...", ...}, "classical").to_dict()
+
+A hand's agreed total without its tiles: `check_total` and `payments_for_total` (payments.py).
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from collections.abc import Mapping
 
 from .errors import EngineError
 from .hand import Hand, Meld, parse_hand
+from .payments import Outcome, check_total, goulash_pot, kong_chips, payments_for_total
 from .result import Item, Result, error_dict
-from .rulesets import RULESET_NAMES, RuleSet, available_ruleset_names, get_ruleset
+from .rulesets import RULESET_NAMES, RuleSet, get_ruleset, ruleset_choices
 
 
 def score(data: Mapping | Hand, rules: str | RuleSet = "classical", options=None) -> Result:
@@ -38,7 +41,12 @@ __all__ = [
     "Meld",
     "Result",
     "RuleSet",
-    "available_ruleset_names",
+    "Outcome",
+    "check_total",
+    "goulash_pot",
+    "kong_chips",
+    "payments_for_total",
+    "ruleset_choices",
     "error_dict",
     "get_ruleset",
     "parse_hand",

@@ -14,10 +14,10 @@ import sys
 from collections import deque
 from collections.abc import Iterator
 
-from .errors import EngineError
+from .errors import EngineError, escape_text
 from .hand import parse_hand
 from .result import error_json, result_json
-from .rulesets import RULESET_NAMES, RuleSet, available_ruleset_names, get_ruleset
+from .rulesets import RULESET_NAMES, RuleSet, get_ruleset
 
 # One input line may not exceed this; longer lines are answered with an error and skipped
 # without being held in memory.
@@ -84,11 +84,7 @@ example:
 
 def _ruleset_help() -> str:
     lines = ["rule sets and their options (KEY=default):"]
-    available = set(available_ruleset_names())
     for name in RULESET_NAMES:
-        if name not in available:
-            lines.append(f"  {name:<10} (not available in this installation)")
-            continue
         try:
             ruleset = get_ruleset(name)
             options = " ".join(f"{k}={_show(v)}" for k, v in ruleset.option_defaults.items())
@@ -206,11 +202,19 @@ def answer_line(ruleset: RuleSet, line: bytes, number: int) -> str:
     except EngineError as error:
         return error_json(name, str(error))
     except Exception as error:  # a bug must not stop the stream or hide the other lines
-        return error_json(
-            name,
-            f"Internal error while scoring line {number} ({type(error).__name__}: {error}); "
-            "please report this hand.",
-        )
+        return _internal_error(ruleset, number, error)
+
+
+def _internal_error(ruleset: RuleSet, number: int, error: Exception) -> str:
+    # The exception's text may repeat the user's input: escaped and cut short like any echo.
+    detail = escape_text(str(error))
+    if len(detail) > 200:
+        detail = detail[:197] + "..."
+    return error_json(
+        ruleset.name,
+        f"Internal error while scoring line {number} ({type(error).__name__}: {detail}); "
+        "please report this hand.",
+    )
 
 
 # The C scanner behind JSONDecoder.raw_decode, called directly (one Python frame less).
@@ -243,10 +247,15 @@ def _answer_block(ruleset: RuleSet, first_number: int, block: bytes | None) -> b
     out = []
     number = first_number
     for line in lines:
-        out.append(answer_line(ruleset, line, number))
+        try:
+            out.append(answer_line(ruleset, line, number))
+        except Exception as error:  # whatever one line holds, the others are still answered
+            out.append(_internal_error(ruleset, number, error))
         number += 1
     out.append("")
-    return "\n".join(out).encode()
+    # Answers hold no lone surrogates (messages escape what users sent); should one slip
+    # through, it is written as the JSON escape \udxxx instead of failing the whole block.
+    return "\n".join(out).encode("utf-8", "backslashreplace")
 
 
 def _blocks(stdin) -> Iterator[tuple[int, bytes | None]]:
@@ -274,7 +283,12 @@ def _blocks(stdin) -> Iterator[tuple[int, bytes | None]]:
                 block = block[block.find(b"\n") + 1 :]
                 skipping = False
             if block:
-                yield number, block
+                if len(block) > MAX_LINE_BYTES:
+                    # Only a block this big can hold a line over the limit that arrived
+                    # with its newline (the read check below only sees unfinished lines).
+                    yield from _split_long_lines(number, block)
+                else:
+                    yield number, block
                 number += block.count(b"\n")
         else:
             pending = data
@@ -285,6 +299,28 @@ def _blocks(stdin) -> Iterator[tuple[int, bytes | None]]:
         yield number, None
     elif pending:  # a last line without a final newline is still a line
         yield number, pending
+
+
+def _split_long_lines(number: int, block: bytes) -> Iterator[tuple[int, bytes | None]]:
+    """`block` as (first line number, lines) runs, with None for each line whose bytes
+    before the newline are more than MAX_LINE_BYTES."""
+    start = 0  # of the line being looked at
+    run = 0  # start of the lines not yet yielded
+    size = len(block)
+    while start < size:
+        end = block.find(b"\n", start)
+        if end == -1:
+            end = size
+        if end - start > MAX_LINE_BYTES:
+            if run < start:
+                yield number, block[run:start]
+                number += block.count(b"\n", run, start)
+            yield number, None
+            number += 1
+            run = end + 1
+        start = end + 1
+    if run < size:
+        yield number, block[run:]
 
 
 def _may_block(stream) -> bool:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter, eq
 from types import MappingProxyType
 
-from .errors import EngineError
+from .errors import EngineError, quote_input
 from .tiles import (
     _TILE_BY_TEXT,
     CODES,
@@ -181,21 +181,21 @@ def _meld_from_tiles(tiles: list[int], text: str, concealed: bool) -> Meld:
     if first == last and (n == 3 or n == 4):
         if concealed and n == 3:
             raise EngineError(
-                f"Meld '{text}' is marked concealed, but only a kong can be declared concealed."
+                f"Meld {_short(text)} is marked concealed, but only a kong can be declared concealed."
             )
         return _meld("pong" if n == 3 else "kong", first, concealed)
     if n == 3 and tiles[1] == first + 1 and last == first + 2:
         if last >= 27 or first // 9 != last // 9:
             raise EngineError(
-                f"Meld '{text}' is not a set: a chow is three suit tiles in a row, all of one suit."
+                f"Meld {_short(text)} is not a set: a chow is three suit tiles in a row, all of one suit."
             )
         if concealed:
             raise EngineError(
-                f"Meld '{text}' is marked concealed, but only a kong can be declared concealed."
+                f"Meld {_short(text)} is marked concealed, but only a kong can be declared concealed."
             )
         return _meld("chow", first, False)
     raise EngineError(
-        f"Meld '{text}' is not a set: a meld is a chow (three in a row of one suit), "
+        f"Meld {_short(text)} is not a set: a meld is a chow (three in a row of one suit), "
         "a pong (three alike) or a kong (four alike)."
     )
 
@@ -226,19 +226,19 @@ def _parse_meld(raw: object, position: int) -> Meld:
             concealed = False
         else:
             raise EngineError(
-                f"'concealed' of meld '{text}' must be true or false, not {_short(concealed)}."
+                f"'concealed' of meld {_short(text)} must be true or false, not {_short(concealed)}."
             )
     try:
         tiles = [_TILE_BY_TEXT[p] for p in text.split()]
     except KeyError:
-        tiles = _tiles_of(text, f"meld '{text}'")
+        tiles = _tiles_of(text, f"meld {_short(text)}")
     if not tiles:
         raise EngineError(f"Meld {position} has no tiles.")
     tiles.sort()
     if tiles[-1] >= 34:
         bonus = next(t for t in tiles if t >= 34)
         raise EngineError(
-            f"Bonus tile {CODES[bonus]} is in meld '{text}'; put flowers and seasons in 'bonus'."
+            f"Bonus tile {CODES[bonus]} is in meld {_short(text)}; put flowers and seasons in 'bonus'."
         )
     return _meld_from_tiles(tiles, text, concealed)
 
@@ -251,7 +251,9 @@ def _tiles_of(text: str, where: str) -> list[int]:
         if tile is None:
             tile = _TILE_BY_TEXT.get(p.lower())
         if tile is None:
-            raise EngineError(f"Tile '{p}' in {where} is not a tile code ({TILE_CODES_HELP}).")
+            raise EngineError(
+                f"Tile {_short(p)} in {where} is not a tile code ({TILE_CODES_HELP})."
+            )
         tiles.append(tile)
     return tiles
 
@@ -512,9 +514,9 @@ def parse_hand(data: Mapping) -> Hand:
 
 
 def _short(value: object) -> str:
-    """A value for an error message, cut short so one bad line cannot flood the output."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    """A value for an error message: escaped (no control, bidi or surrogate characters)
+    and cut short so one bad line cannot flood the output."""
+    return quote_input(value)
 
 
 def describe_hand(hand: Hand) -> str:

@@ -10,7 +10,18 @@ from __future__ import annotations
 
 from .decompose import Group, Reading
 from .hand import Hand
-from .tiles import DRAGON_TILES, HONOURS, MAJORS, SIMPLES, SUIT_TILES, TERMINALS, WIND_TILES
+from .tiles import (
+    DRAGON_TILES,
+    GREEN,
+    HONOURS,
+    MAJORS,
+    RED,
+    SIMPLES,
+    SUIT_TILES,
+    TERMINALS,
+    WHITE,
+    WIND_TILES,
+)
 
 
 def _suits(tiles) -> set[int]:
@@ -148,3 +159,28 @@ def three_consecutive_chows(hand: Hand, reading: Reading) -> bool:
     """Chows 1-2-3, 4-5-6 and 7-8-9 of one suit."""
     chows = {g.tile for g in reading.groups if g.kind == "chow"}
     return any({b, b + 3, b + 6} <= chows for b in (0, 9, 18))
+
+
+def _dragon_and_one_suit(hand: Hand, reading: Reading, dragon: int, suit: int, chows: bool):
+    """A pong/kong of `dragon`, every other tile of `suit` (0 bamboo, 1 characters, 2 dots);
+    with `chows` False the other sets must be pongs or kongs too."""
+    if not any(g.tile == dragon and g.is_pong_or_kong for g in reading.groups):
+        return False
+    if not chows and any(g.kind == "chow" for g in reading.groups):
+        return False
+    return all(t == dragon or (t < 27 and t // 9 == suit) for t in hand.distinct_tiles)
+
+
+def jade_dragon(hand: Hand, reading: Reading, *, chows: bool = True) -> bool:
+    """Green dragon pong/kong, the rest bamboo."""
+    return _dragon_and_one_suit(hand, reading, GREEN, 0, chows)
+
+
+def ruby_dragon(hand: Hand, reading: Reading, *, chows: bool = True) -> bool:
+    """Red dragon pong/kong, the rest characters."""
+    return _dragon_and_one_suit(hand, reading, RED, 1, chows)
+
+
+def pearl_dragon(hand: Hand, reading: Reading, *, chows: bool = True) -> bool:
+    """White dragon pong/kong, the rest dots (circles)."""
+    return _dragon_and_one_suit(hand, reading, WHITE, 2, chows)

@@ -7,7 +7,7 @@ seasons s1..s4 = 38..41.
 
 from __future__ import annotations
 
-from .errors import EngineError
+from .errors import EngineError, quote_input
 
 SUIT_LETTERS = ("b", "c", "d")
 SUIT_NAMES = ("bamboo", "characters", "dots")
@@ -75,14 +75,18 @@ def parse_tile(text: object) -> int:
         tile = _TILE_BY_TEXT.get(text.strip().lower())
         if tile is not None:
             return tile
-        raise EngineError(f"Tile '{text}' is not a tile code ({TILE_CODES_HELP}).")
-    raise EngineError(f"A tile must be a code such as 'b1' written as text, not {text!r}.")
+        raise EngineError(f"Tile {quote_input(text)} is not a tile code ({TILE_CODES_HELP}).")
+    raise EngineError(
+        f"A tile must be a code such as 'b1' written as text, not {quote_input(text)}."
+    )
 
 
 def parse_tiles(text: object) -> tuple[int, ...]:
     """A string of codes separated by spaces -> tuple of tile ints (in the given order)."""
     if not isinstance(text, str):
-        raise EngineError(f"Tiles must be a string of codes separated by spaces, not {text!r}.")
+        raise EngineError(
+            f"Tiles must be a string of codes separated by spaces, not {quote_input(text)}."
+        )
     lookup = _TILE_BY_TEXT
     try:
         return tuple([lookup[part] for part in text.split()])

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0003_standings_settings'),
+        ('club', '0005_standings_settings'),
         ('games', '0001_initial'),
         ('scoring', '0001_initial'),
     ]

@@ -3,6 +3,7 @@ those who never played, never-seat-together pairs, search and free table names."
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.http import HttpRequest
 from django.urls import reverse
 
 from club.models import KeepApart, Member, MemberHasPlayed, Refused
@@ -25,12 +26,12 @@ def test_retiring_deactivates_the_login_and_reactivating_restores_it(club, clien
     member.refresh_from_db()
     user.refresh_from_db()
     assert not member.is_active and not user.is_active
-    assert not client.login(username="margaret", password=PASSWORD)
+    assert not client.login(request=HttpRequest(), username="margaret", password=PASSWORD)
     member.reactivate()
     member.refresh_from_db()
     user.refresh_from_db()
     assert member.is_active and user.is_active
-    assert client.login(username="margaret", password=PASSWORD)
+    assert client.login(request=HttpRequest(), username="margaret", password=PASSWORD)
 
 
 def test_retiring_through_the_page_signs_the_member_out_of_the_app(coordinator_client, club):

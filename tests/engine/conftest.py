@@ -2,7 +2,7 @@
 
 Rule-set tests can use them directly:
 
-    from tests.engine.conftest import legal_hands, ruleset_or_skip
+    from tests.engine.conftest import legal_hands
 
     @given(legal_hands())                     # any shape, every shape turns up
     @given(legal_hands("seven_pairs"))        # one shape
@@ -13,12 +13,10 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
 from hypothesis import strategies as st
 
 from scoring.engine.hand import HAND_FIELDS
 from scoring.engine.random_hands import random_hand
-from scoring.engine.rulesets import available_ruleset_names, get_ruleset
 from scoring.engine.shapes import SHAPES
 from scoring.engine.tiles import CODES
 
@@ -85,13 +83,6 @@ def shuffled_copy(hand: dict, rng: random.Random) -> dict:
             rng.shuffle(value)
         out[key] = value
     return out
-
-
-def ruleset_or_skip(name: str):
-    """The rule set, or skip the test naming it when it is not written yet."""
-    if name not in available_ruleset_names():
-        pytest.skip(f"rule set '{name}' is not present yet")
-    return get_ruleset(name)
 
 
 # -- junk: anything a careless caller might send ---------------------------------------

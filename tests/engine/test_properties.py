@@ -15,13 +15,12 @@ from hypothesis import strategies as st
 from scoring.engine import EngineError, parse_hand, score_json
 from scoring.engine.decompose import readings
 from scoring.engine.result import result_json
-from scoring.engine.rulesets import RULESET_NAMES
+from scoring.engine.rulesets import RULESET_NAMES, get_ruleset
 from scoring.engine.shapes import SHAPES
 from tests.engine.conftest import (
     accepted_by,
     junk_inputs,
     legal_hands,
-    ruleset_or_skip,
     shuffled_copy,
     tile_strings,
 )
@@ -131,7 +130,7 @@ def test_random_tile_strings_parse_or_are_refused_clearly(tiles, bonus):
 
 @rulesets
 def test_every_random_legal_hand_scores(name):
-    ruleset = ruleset_or_skip(name)
+    ruleset = get_ruleset(name)
 
     @PROPERTY
     @given(legal_hands())
@@ -160,7 +159,7 @@ def test_every_random_legal_hand_scores(name):
 
 @rulesets
 def test_order_of_tiles_and_melds_never_changes_the_result(name):
-    ruleset = ruleset_or_skip(name)
+    ruleset = get_ruleset(name)
 
     @PROPERTY
     @given(legal_hands(), st.randoms(use_true_random=False))
@@ -173,7 +172,7 @@ def test_order_of_tiles_and_melds_never_changes_the_result(name):
 # u3a has no cap: its points simply add up (seed 004).
 @pytest.mark.parametrize("name", [n for n in RULESET_NAMES if n != "u3a"])
 def test_totals_never_exceed_the_limit(name):
-    ruleset = ruleset_or_skip(name)
+    ruleset = get_ruleset(name)
     caps = limit_options(ruleset)
     assert caps, f"rule set '{name}' should declare its limit option"
 
@@ -191,7 +190,7 @@ def test_totals_never_exceed_the_limit(name):
 
 @rulesets
 def test_junk_gives_an_error_dict_never_another_exception(name):
-    ruleset = ruleset_or_skip(name)
+    ruleset = get_ruleset(name)
 
     @PROPERTY
     @given(junk_inputs)
@@ -207,7 +206,7 @@ def test_junk_gives_an_error_dict_never_another_exception(name):
 @rulesets
 def test_random_hands_pass_through_every_rule_set_quickly(name):
     """A fixed batch (no hypothesis): a crash on any of them is a bug to report."""
-    ruleset = ruleset_or_skip(name)
+    ruleset = get_ruleset(name)
     from scoring.engine.random_hands import random_hands
 
     for hand in random_hands(500, seed=11):

@@ -1213,7 +1213,7 @@ def test_hand(data, options, total, breakdown, allowed, payments):
             "concealed",
             "E",
             ("E", "S", "W"),
-            {"E": 6, "S": -3, "W": -3},
+            {"E": 6, "S": -3, "W": -3, "N": 0},  # nobody sits North
             id="concealed kong, three players",
         ),
     ],
@@ -1243,7 +1243,7 @@ def test_goulash_payments():
     # 4 x 5 = 20 in the pot; the winner put in 5 of them: +15, others -5.
     assert goulash_payments("W") == {"E": -5, "S": -5, "W": 15, "N": -5}
     # Three players: 3 x 5 = 15, winner +10.
-    assert goulash_payments("E", ("E", "S", "W")) == {"E": 10, "S": -5, "W": -5}
+    assert goulash_payments("E", ("E", "S", "W")) == {"E": 10, "S": -5, "W": -5, "N": 0}
 
 
 # ---------------------------------------------------------------------------------------

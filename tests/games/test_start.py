@@ -94,3 +94,25 @@ def test_end_play_finishes_every_match(club):
     assert set(Match.objects.values_list("status", "ending")) == {
         (Match.Status.FINISHED, Match.Ending.CLOSED)
     }
+
+
+def test_a_late_arrival_and_a_leaver_during_play_change_only_their_tables_match(club):
+    from club.seating.changes import remove_early_leaver, seat_late_arrival
+    from tests.factories import MemberFactory
+
+    session = seated_session(club, sizes=(4, 4))
+    first, second = start_play(session)
+    record_draw(first, 1)
+    late = MemberFactory(club=club)
+    outcome = seat_late_arrival(session, late)
+    assert outcome.changed
+    joined = Match.objects.in_play().get(chairs__member=late)
+    other = second if joined.table_number == 1 else first
+    assert joined.chair_count == 5
+    assert Match.objects.get(pk=other.pk).is_in_play  # the other table plays on
+    leaver = next(c.member for c in joined.chair_list() if c.member != late)
+    assert remove_early_leaver(session, leaver).changed
+    now = Match.objects.in_play().get(table_number=joined.table_number)
+    assert leaver not in [c.member for c in now.chair_list()] and now.chair_count == 4
+    # Hands already played stay with the match they were played in.
+    assert first.hands.count() == 1

@@ -206,3 +206,33 @@ def test_query_counts_stay_the_same_when_members_and_hands_double(member_client,
     after = [queries_for(member_client, url) for url in pages(more_people, more_sessions)]
     assert after == before
     assert max(before) <= 10, before
+
+
+def test_the_club_settings_save_the_standings_choices(coordinator_client, club):
+    from tests.test_club_settings import settings_post
+
+    data = settings_post(club)
+    data.update(
+        standings_ranking="placings",
+        placing_points="3-2-1-0",
+        min_sessions="4",
+        standings_visibility="public",
+    )
+    assert coordinator_client.post("/settings/", data).status_code == 302
+    club.refresh_from_db()
+    assert (
+        club.standings_ranking,
+        club.placing_points,
+        club.min_sessions,
+        club.standings_visibility,
+    ) == ("placings", "3-2-1-0", 4, "public")
+    data["placing_points"] = "1-2-3-4"
+    page = coordinator_client.post("/settings/", data)
+    assert (
+        page.status_code == 200
+        and "1st place must get at least as many points" in page.content.decode()
+    )
+    data["placing_points"] = "four-two"
+    assert "Write four numbers" in coordinator_client.post("/settings/", data).content.decode()
+    club.refresh_from_db()
+    assert club.placing_points == "3-2-1-0"

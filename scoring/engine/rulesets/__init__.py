@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
 
 from ..errors import EngineError
 from .base import RuleSet
@@ -22,24 +21,15 @@ def get_ruleset(name: object) -> RuleSet:
     key = name.strip().lower() if isinstance(name, str) else name
     if key not in RULESET_NAMES:
         raise EngineError(f"Unknown rule set {name!r}; choose one of {', '.join(RULESET_NAMES)}.")
-    module_name = f"{__name__}.{key}"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise  # a real bug inside the rule set: let it show
-        raise EngineError(f"The rule set '{key}' is not available yet.") from None
-    ruleset = module.RULESET
+    ruleset = importlib.import_module(f"{__name__}.{key}").RULESET
     _LOADED[key] = ruleset
     _LOADED[name] = ruleset
     return ruleset
 
 
-def available_ruleset_names() -> tuple[str, ...]:
-    """The registered names whose module exists (rule sets are written separately)."""
-    return tuple(
-        name for name in RULESET_NAMES if importlib.util.find_spec(f"{__name__}.{name}") is not None
-    )
+def ruleset_choices() -> list[tuple[str, str]]:
+    """(name, title) of every rule set, for a choice field."""
+    return [(name, get_ruleset(name).title) for name in RULESET_NAMES]
 
 
-__all__ = ["RULESET_NAMES", "RuleSet", "available_ruleset_names", "get_ruleset"]
+__all__ = ["RULESET_NAMES", "RuleSet", "get_ruleset", "ruleset_choices"]

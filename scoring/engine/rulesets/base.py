@@ -1,15 +1,16 @@
 """`RuleSet`: what every rule set shares: options, table values and their overrides, choosing
 the best reading, and the minimum.
 
-A rule set subclasses `RuleSet`, sets `name`, `title`, `option_defaults`, `value_defaults`
-(and optionally `shapes`, `minimum_option`, `limit_option`) and implements
-`score_reading(hand, reading, opts) -> Result | None`.
+A rule set subclasses `RuleSet`, sets `name`, `title`, `unit`, `starting_tally`,
+`option_defaults`, `value_defaults` (and optionally `shapes`, `hand_options`, `option_ranges`,
+`minimum_option`, `limit_option`) and implements
+`score_reading(hand, reading, opts) -> Result | None` and `payments(win, total, opts, seats)`.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -17,7 +18,7 @@ from ..decompose import Reading, readings
 from ..errors import EngineError
 from ..hand import Hand, describe_hand
 from ..patterns import seven_pairs_with_quad
-from ..result import Result
+from ..result import Item, Result
 from ..shapes import SHAPES
 from ..tiles import WINDS
 
@@ -29,6 +30,29 @@ _EMPTY: Mapping = MappingProxyType({})
 
 def zero_payments() -> dict[str, int]:
     return {"E": 0, "S": 0, "W": 0, "N": 0}
+
+
+def owed_by_others(
+    winner: str,
+    seats: tuple[str, ...],
+    discarder: str | None,
+    each: int,
+    by_discarder: int,
+    by_others: int = 0,
+) -> dict[str, int]:
+    """What each seat at the table owes the winner: `each` from everyone when self-drawn
+    (`discarder` None), else `by_discarder` from the discarder and `by_others` from the rest."""
+    owed = {}
+    for seat in seats:
+        if seat == winner:
+            continue
+        if discarder is None:
+            owed[seat] = each
+        elif seat == discarder:
+            owed[seat] = by_discarder
+        elif by_others:
+            owed[seat] = by_others
+    return owed
 
 
 def settle(winner: str, owed: Mapping[str, int]) -> dict[str, int]:
@@ -66,7 +90,16 @@ def convert_option(kind_of: object, name: str, value: object, owner: str) -> obj
 class RuleSet:
     name: str = ""  # "classical" | "hk" | "fan" | "u3a"
     title: str = ""  # "Classical points and doublings"
+    # What `total` counts, in the words a form labels it with: "points", "faan" or "fan".
+    unit: str = "points"
+    # What each player's tally usually starts a match with (a club may choose otherwise).
+    starting_tally: int = 0
     option_defaults: Mapping[str, int | bool] = _EMPTY
+    # Options that describe one hand or one table rather than the club (e.g. fan's "liable",
+    # u3a's "goulash" and "players"): recorded with the hand, never among a club's settings.
+    hand_options: frozenset[str] = frozenset()
+    # Whole-number options with a lowest (and possibly highest) value: name -> (low, high).
+    option_ranges: Mapping[str, tuple[int, int | None]] = _EMPTY
     value_defaults: Mapping[str, int] = _EMPTY
     # Shapes this rule set accepts; readings of other shapes are never scored.
     shapes: frozenset[str] = frozenset(SHAPES)
@@ -99,13 +132,18 @@ class RuleSet:
         names = ", ".join(self.option_defaults) or "none"
         return f"the options are: {names}"
 
+    @property
+    def club_options(self) -> dict[str, int | bool]:
+        """The options a club chooses once (everything but `hand_options`), with defaults."""
+        return {k: v for k, v in self.option_defaults.items() if k not in self.hand_options}
+
     def _convert(self, name: object, value: object) -> object:
         if not isinstance(name, str) or name not in self.option_defaults:
             raise EngineError(f"Unknown option {name!r} for {self._owner}; {self._option_names()}.")
         return convert_option(self.option_defaults[name], name, value, self._owner)
 
     def resolve_options(self, options: Mapping | None) -> dict:
-        """Defaults <- given options, each checked by name and type."""
+        """Defaults <- given options, each checked by name, type and range."""
         resolved = dict(self.option_defaults)
         if options:
             if not isinstance(options, Mapping):
@@ -114,7 +152,23 @@ class RuleSet:
                 )
             for name, value in options.items():
                 resolved[name] = self._convert(name, value)
+            self.check_options(resolved)
         return resolved
+
+    def check_options(self, opts: Mapping[str, object]) -> None:
+        """Range checks, so that a club cannot store a setting every hand would refuse:
+        each of `option_ranges`, and the minimum not above the limit."""
+        for name, (low, high) in self.option_ranges.items():
+            value = opts[name]
+            if value < low or (high is not None and value > high):
+                allowed = f"{low} or more" if high is None else f"from {low} to {high}"
+                raise EngineError(f"Option {name} must be {allowed}, not {value}.")
+        low_name, high_name = self.minimum_option, self.limit_option
+        if low_name and high_name and opts[low_name] > opts[high_name]:
+            raise EngineError(
+                f"Option {low_name} ({opts[low_name]}) is above {high_name} "
+                f"({opts[high_name]}): no hand could ever be allowed."
+            )
 
     def with_overrides(
         self, options: Mapping | None = None, values: Mapping | None = None
@@ -162,6 +216,7 @@ class RuleSet:
         if hand.options:
             for name, value in hand.options.items():
                 opts[name] = self._convert(name, value)
+            self.check_options(opts)
 
         all_readings = readings(hand)
         if not all_readings:
@@ -208,15 +263,84 @@ class RuleSet:
         """Score one reading. Return None (or raise EngineError) to refuse the reading."""
         raise NotImplementedError
 
+    def payments(
+        self, win, total: int, opts: Mapping, seats: tuple[str, ...] = SEATS
+    ) -> dict[str, int]:
+        """Net change of each seat's tally (all four seats; sums to zero) for an allowed hand
+        worth `total`. `win` says who won and how: `seat_wind`, `won_by`, `discarder`,
+        `dealer`, `self_drawn` (a `Hand` has them all). `seats` are the seats at the table;
+        any other seat pays nothing. Scoring a hand and entering only its total both pay
+        through here, so the two always agree."""
+        raise NotImplementedError
+
+    def capped_result(
+        self, win, opts: Mapping, maxed: Sequence[str], found: Sequence[tuple[str, int]]
+    ) -> Result:
+        """The result where elements add up to a total capped at the limit option and some
+        hands score the limit outright (hk's faan, fan's fan): `maxed` names the limit
+        elements (then listed alone), `found` the others as (name, value). Items carry the
+        value under `unit` ("faan" or "fan")."""
+        top = opts[self.limit_option]
+        if maxed:
+            breakdown = tuple(Item(name, **{self.unit: top}) for name in maxed)
+            total, limit = top, True
+        else:
+            breakdown = tuple(Item(name, **{self.unit: value}) for name, value in found)
+            raw = sum(value for _, value in found)
+            total, limit = min(raw, top), raw >= top
+        allowed = total >= opts[self.minimum_option]
+        return Result(
+            rules=self.name,
+            total=total,
+            limit=limit,
+            allowed=allowed,
+            breakdown=breakdown,
+            payments=self.payments(win, total, opts) if allowed else zero_payments(),
+        )
+
+    def minimum_total(self, opts: Mapping) -> int | None:
+        """The smallest `total` that may go out, or None when any complete hand may."""
+        return opts[self.minimum_option] if self.minimum_option else None
+
+    def maximum_total(self, opts: Mapping) -> int | None:
+        """The largest `total` a hand can score, or None when there is no such bound."""
+        return opts[self.limit_option] if self.limit_option else None
+
+    def total_problem(self, total: int, opts: Mapping) -> str | None:
+        """Why no allowed hand scores `total` under this rule set beyond the minimum and the
+        limit (e.g. classical scores are even), in plain words; None when it may be right."""
+        return None
+
+    def check_total(self, total: object, options: Mapping | None = None) -> int:
+        """`total` when an allowed hand can score it with these options; otherwise
+        EngineError saying why in plain words (below the minimum, above the limit, or a
+        total the rule set cannot produce)."""
+        opts = self.resolve_options(options)
+        if isinstance(total, bool) or not isinstance(total, int):
+            raise EngineError(f"The total must be a whole number of {self.unit}, not {total!r}.")
+        if total < 0:
+            raise EngineError(f"The total cannot be negative: {total} {self.unit}.")
+        low = self.minimum_total(opts)
+        if low is not None and total < low:
+            raise EngineError(
+                f"{total} {self.unit} is below this club's minimum of {low} {self.unit}: "
+                "a hand worth less may not go out."
+            )
+        high = self.maximum_total(opts)
+        if high is not None and total > high:
+            raise EngineError(
+                f"{total} {self.unit} is above the limit of {high} {self.unit}: "
+                "no hand scores more."
+            )
+        problem = self.total_problem(total, opts)
+        if problem:
+            raise EngineError(problem)
+        return total
+
     def meets_minimum(self, hand: Hand, result: Result, opts: Mapping) -> bool:
-        """True when `result.total` reaches the minimum option (if the rule set has one)."""
-        name = self.minimum_option
-        if name is None:
-            mins = [k for k in opts if k.startswith("min_")]
-            if len(mins) != 1:
-                return True
-            name = mins[0]
-        return result.total >= opts[name]
+        """True when `result.total` reaches the minimum (if the rule set has one)."""
+        low = self.minimum_total(opts)
+        return low is None or result.total >= low
 
     def _not_complete_message(self, hand: Hand) -> str:
         sets = 4 - len(hand.melds)

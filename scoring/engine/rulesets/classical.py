@@ -13,6 +13,7 @@ that does not score.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -375,12 +376,15 @@ class _Tables:
 # --- payments ------------------------------------------------------------------------------
 
 
-def _multipliers(winner: str, dealer: str, discarder: str | None) -> tuple[int, ...]:
+def _multipliers(
+    winner: str, dealer: str, discarder: str | None, seats: tuple[str, ...] = WINDS
+) -> tuple[int, ...]:
     """How many times the score each seat (E, S, W, N) pays; the winner's entry is minus the
-    sum, so the payments add up to zero (seed 000's payment table)."""
+    sum, so the payments add up to zero (seed 000's payment table). A seat not in `seats`
+    is not at the table and pays nothing."""
     pays = []
     for seat in WINDS:
-        if seat == winner:
+        if seat == winner or seat not in seats:
             pays.append(0)
         elif discarder is None:  # self-drawn (a replacement-tile win counts as from the wall)
             pays.append(2 if winner == dealer or seat == dealer else 1)
@@ -392,6 +396,7 @@ def _multipliers(winner: str, dealer: str, discarder: str | None) -> tuple[int, 
     return tuple(-total if seat == winner else p for seat, p in zip(WINDS, pays, strict=True))
 
 
+# Every four-player case, worked out once: scoring looks the multipliers up.
 _MULTIPLIERS = {
     (winner, dealer, discarder): _multipliers(winner, dealer, discarder)
     for winner in WINDS
@@ -401,10 +406,13 @@ _MULTIPLIERS = {
 }
 
 
-def payments(hand, total: int) -> dict[str, int]:
+def payments(win, total: int, seats: tuple[str, ...] = WINDS) -> dict[str, int]:
     """Net tally change per seat for a hand worth ``total``; sums to zero."""
-    discarder = None if hand.self_drawn else hand.discarder
-    mult = _MULTIPLIERS[hand.seat_wind, hand.dealer, discarder]
+    discarder = None if win.self_drawn else win.discarder
+    if seats is WINDS:
+        mult = _MULTIPLIERS[win.seat_wind, win.dealer, discarder]
+    else:
+        mult = _multipliers(win.seat_wind, win.dealer, discarder, seats)
     return {
         "E": -mult[0] * total,
         "S": -mult[1] * total,
@@ -422,8 +430,11 @@ class ClassicalRuleSet(RuleSet):
     option_defaults = OPTION_DEFAULTS
     value_defaults = VALUE_DEFAULTS
 
+    unit = "points"
+    starting_tally = 2000
     shapes = frozenset(("standard", "thirteen_orphans"))
     limit_option = "limit"
+    option_ranges = MappingProxyType({"limit": (1, None)})
 
     def _tables(self) -> _Tables:
         """The lookup tables for this instance's values, built on first use. (with_overrides
@@ -436,14 +447,42 @@ class ClassicalRuleSet(RuleSet):
         self._cached_tables = tables
         return tables
 
-    def _convert(self, name: object, value: object) -> object:
-        value = super()._convert(name, value)
-        if name == "limit" and value < 1:
-            raise EngineError(
-                f"Option 'limit' of the classical rules must be a whole number of points "
-                f"above 0, not {value!r}."
+    def payments(self, win, total, opts, seats=WINDS) -> dict[str, int]:
+        return payments(win, total, seats)
+
+    def total_problem(self, total: int, opts: Mapping) -> str | None:
+        """Below the limit a score is basic points x 2^doublings, and basic points are
+        Mahjong's points plus what the elements score: so a score is a multiple of what all
+        those points have in common (2 with the seed's tables), and at least Mahjong's
+        points plus the smallest element (22), or Mahjong alone doubled for No points (40).
+        Some even scores pass though no hand makes them (50: no hand has 50 basic points
+        without a doubling); a table of every possible score would need every hand."""
+        if total == opts["limit"]:
+            return None
+        if any(v < 0 for v in self.values.values()):
+            return None  # a club's negative values: no safe bound
+        points = [v for k, v in self.values.items() if k.endswith(".points")]
+        step = math.gcd(*points)
+        if step > 1 and total % step:
+            words = "even" if step == 2 else f"a multiple of {step}"
+            return (
+                f"Classical scores are always {words} (below the limit of {opts['limit']}): "
+                f"{total} cannot be right."
             )
-        return value
+        values = self.values
+        mahjong = values["mahjong.points"]
+        extras = [
+            v for k, v in values.items() if k.endswith(".points") and v and k != "mahjong.points"
+        ]
+        smallest = mahjong << values["hand.no_points.doublings"]
+        if extras:
+            smallest = min(smallest, mahjong + min(extras))
+        if total < smallest:
+            return (
+                f"{total} points is below the smallest classical score, {smallest}: "
+                "Mahjong alone is worth more."
+            )
+        return None
 
     def score(self, hand, options=None) -> Result:
         try:

@@ -12,15 +12,12 @@ predicates below. The page for club members is `docs/rules/fan.md`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
-from scoring.engine import patterns as p
-from scoring.engine.errors import EngineError
-from scoring.engine.result import Item, Result
-from scoring.engine.rulesets.base import RuleSet, settle, zero_payments
-from scoring.engine.tiles import (
-    GREEN,
-    RED,
-    WHITE,
+from .. import patterns as p
+from ..errors import EngineError
+from ..result import Item, Result
+from ..tiles import (
     WIND_NUMBER,
     WIND_TILE,
     WINDS,
@@ -28,12 +25,9 @@ from scoring.engine.tiles import (
     code,
     is_dragon,
     is_flower,
-    is_honour,
     is_season,
-    suit_of,
 )
-
-SEATS = WINDS  # ("E", "S", "W", "N")
+from .base import RuleSet, owed_by_others, settle
 
 OPTION_DEFAULTS: dict[str, int | bool | str] = {
     "min_fan": 1,  # below this the hand may not go out (allowed: false, no payments)
@@ -167,26 +161,9 @@ def all_kongs(hand, reading) -> bool:
     return p.kongs(reading) == 4
 
 
-def _dragon_and_suit(hand, reading, dragon: int, suit: int) -> bool:
-    """A pung/kong of `dragon`, every other tile of `suit`."""
-    if dragon not in dragon_sets(reading):
-        return False
-    return all(t == dragon or (not is_honour(t) and suit_of(t) == suit) for t in hand.all_tiles)
-
-
-def jade_dragon(hand, reading) -> bool:
-    """Green dragon pung/kong, the rest bamboo."""
-    return _dragon_and_suit(hand, reading, GREEN, BAMBOO)
-
-
-def pearl_dragon(hand, reading) -> bool:
-    """White dragon pung/kong, the rest circles (dots)."""
-    return _dragon_and_suit(hand, reading, WHITE, DOTS)
-
-
-def ruby_dragon(hand, reading) -> bool:
-    """Red dragon pung/kong, the rest characters."""
-    return _dragon_and_suit(hand, reading, RED, CHARACTERS)
+jade_dragon = p.jade_dragon  # green dragon pung/kong, the rest bamboo (chows too)
+pearl_dragon = p.pearl_dragon  # white dragon, the rest circles
+ruby_dragon = p.ruby_dragon  # red dragon, the rest characters
 
 
 def heavenly(hand, reading) -> bool:
@@ -238,28 +215,16 @@ class FanRuleSet(RuleSet):
     quads_in_seven_pairs = False  # seed 003: "7 Pairs (no quads)"
     minimum_option = "min_fan"
     limit_option = "max_fan"
+    option_ranges = MappingProxyType({"min_fan": (0, None), "max_fan": (1, None)})
+    hand_options = frozenset(("liable",))
+    unit = "fan"
+    starting_tally = 500
 
     def score_reading(self, hand, reading, opts) -> Result | None:
-        liable = check_options(hand, opts)
-        max_fan = opts["max_fan"]
-        max_items = tuple(
-            Item(name, fan=max_fan) for name, test in MAX_HANDS if test(hand, reading)
-        )
-        if max_items:
-            breakdown, total, limit = max_items, max_fan, True
-        else:
-            breakdown = tuple(item for item in self.items(hand, reading) if item.fan)
-            raw = sum(item.fan for item in breakdown)
-            total, limit = min(raw, max_fan), raw >= max_fan
-        allowed = total >= opts["min_fan"]
-        return Result(
-            rules=self.name,
-            total=total,
-            limit=limit,
-            allowed=allowed,
-            breakdown=breakdown,
-            payments=self.payments(hand, total, liable) if allowed else zero_payments(),
-        )
+        liable_seat(hand, opts)  # a bad liable seat refuses the hand, allowed or not
+        maxed = [name for name, test in MAX_HANDS if test(hand, reading)]
+        found = () if maxed else [(i.name, i.fan) for i in self.items(hand, reading) if i.fan]
+        return self.capped_result(hand, opts, maxed, found)
 
     def items(self, hand, reading):
         """Every non-max item, in the seed's order (zero-valued ones are dropped later)."""
@@ -338,46 +303,36 @@ class FanRuleSet(RuleSet):
             return v["points.fan_4_6"]
         return v[f"points.fan_{fan}"]
 
-    def payments(self, hand, total: int, liable: str | None) -> dict[str, int]:
-        """Net change per seat; the liable player (if any) pays what all three would have."""
+    def payments(self, win, total, opts, seats=WINDS) -> dict[str, int]:
+        """Net change per seat; the liable player (if any) pays what all the others would."""
         v = self.values
         points = self.points(total)
-        winner = hand.seat_wind
-        owed: dict[str, int] = {}
-        for seat in SEATS:
-            if seat == winner:
-                continue
-            if hand.self_drawn:
-                owed[seat] = points * v["pay.self_drawn.each"]
-            elif seat == hand.discarder:  # discard, or the robbed player
-                owed[seat] = points * v["pay.discard.discarder"]
-            else:
-                owed[seat] = points * v["pay.discard.other"]
+        winner = win.seat_wind
+        owed = owed_by_others(
+            winner,
+            seats,
+            None if win.self_drawn else win.discarder,  # the robbed player counts as discarder
+            points * v["pay.self_drawn.each"],
+            points * v["pay.discard.discarder"],
+            points * v["pay.discard.other"],
+        )
+        liable = liable_seat(win, opts)
         if liable is not None:
             owed = {liable: sum(owed.values())}
         return settle(winner, owed)
 
 
-def check_options(hand, opts: Mapping) -> str | None:
-    """Check the option values (types are checked by the base); return the liable seat."""
-    min_fan, max_fan = opts["min_fan"], opts["max_fan"]
-    if max_fan < 1:
-        raise EngineError(f"Option max_fan must be at least 1, not {max_fan}.")
-    if min_fan < 0:
-        raise EngineError(f"Option min_fan must not be negative, not {min_fan}.")
-    if min_fan > max_fan:
-        raise EngineError(
-            f"Option min_fan ({min_fan}) is larger than max_fan ({max_fan}): no hand could go out."
-        )
+def liable_seat(win, opts: Mapping) -> str | None:
+    """The seat that pays for everyone under the 9-piece penalty (option `liable`), or None."""
     liable = opts["liable"].strip().upper()
     if not liable:
         return None
-    if liable not in SEATS:
+    if liable not in WINDS:
         raise EngineError(
             "Option liable must be the seat (E, S, W or N) of the player who pays for "
             f"everyone under the 9-piece penalty, or empty for nobody; not {opts['liable']!r}."
         )
-    if liable == hand.seat_wind:
+    if liable == win.seat_wind:
         raise EngineError(
             f"Option liable names the winner's own seat ({liable}); under the 9-piece penalty "
             "another player pays for everyone."

@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from types import MappingProxyType
 
 from .. import patterns
 from ..errors import EngineError
-from ..result import Item, Result
+from ..result import Result
 from ..tiles import (
     FLOWER_TILES,
     SEASON_TILES,
@@ -46,7 +47,7 @@ from ..tiles import (
     number_of,
     suit_of,
 )
-from .base import RuleSet
+from .base import RuleSet, owed_by_others, settle
 
 MAX = -1  # a value that means "this element scores the maximum (max_faan)"
 
@@ -190,12 +191,15 @@ class HongKongRuleSet(RuleSet):
     quads_in_seven_pairs = False  # four of a kind is not two pairs
     minimum_option = "min_faan"
     limit_option = "max_faan"
+    option_ranges = MappingProxyType({"min_faan": (0, None), "max_faan": (1, None)})
+    unit = "faan"
+    starting_tally = 500
 
     # -- options and values ---------------------------------------------------------------
 
     def with_overrides(self, options=None, values=None) -> HongKongRuleSet:
-        """As the base class, plus range checks: faan are 0 or more, or MAX (-1) for "max"
-        (not in the points table); min_faan and max_faan as in `check_options`."""
+        """As the base class, plus: faan are 0 or more, or MAX (-1) for "max" (not in the
+        points table)."""
         new = super().with_overrides(options=options, values=values)
         for name in values or ():
             value = new.values[name]
@@ -204,27 +208,12 @@ class HongKongRuleSet(RuleSet):
                     "0 or more" if name.startswith("points.") else '0 or more, or -1 for "max"'
                 )
                 raise EngineError(f"Value '{name}' of the hk rules must be {allowed}, not {value}.")
-        new.check_options(new.option_defaults)
         return new
-
-    def check_options(self, opts: Mapping[str, object]) -> None:
-        """Range checks on top of the base class's name and type checks."""
-        min_faan, max_faan = opts["min_faan"], opts["max_faan"]
-        if min_faan < 0:
-            raise EngineError(f"Option min_faan must be 0 or more, not {min_faan}.")
-        if max_faan < 1:
-            raise EngineError(f"Option max_faan must be 1 or more, not {max_faan}.")
-        if min_faan > max_faan:
-            raise EngineError(
-                f"Option min_faan ({min_faan}) is above max_faan ({max_faan}): "
-                "no hand could ever be allowed."
-            )
 
     # -- scoring --------------------------------------------------------------------------
 
     def score_reading(self, hand, reading, opts) -> Result | None:
         """Score one reading (standard, seven pairs or thirteen orphans: see `shapes`)."""
-        self.check_options(opts)
         values = self.values
         closed = hand.is_concealed
         found: list[tuple[str, int]] = []  # (name, value) in reading order; value may be MAX
@@ -255,7 +244,8 @@ class HongKongRuleSet(RuleSet):
                 add_co("honours.terminal_in_each_meld", "At least one terminal in each meld")
         self._move(hand, add, add_co)
         self._bonus(hand, add)
-        return self._result(hand, found, opts)
+        maxed = [name for name, value in found if value == MAX]
+        return self.capped_result(hand, opts, maxed, found)
 
     # Each helper adds one section of the seed's table, in the order of the breakdown.
 
@@ -357,35 +347,14 @@ class HongKongRuleSet(RuleSet):
         if bonus.issuperset(SEASON_TILES):
             add("bonus.all_seasons", "All seasons")
 
-    def _result(self, hand, found: list[tuple[str, int]], opts) -> Result:
-        max_faan = opts["max_faan"]
-        maxed = [name for name, value in found if value == MAX]
-        if maxed:
-            items = tuple(Item(name=name, faan=max_faan) for name in maxed)
-            total, limit = max_faan, True
-        else:
-            items = tuple(Item(name=name, faan=value) for name, value in found)
-            raw = sum(value for _, value in found)
-            total, limit = min(raw, max_faan), raw >= max_faan
-        allowed = total >= opts["min_faan"]
-        payments = dict.fromkeys(WINDS, 0)
-        if allowed:
-            points = points_for_faan(self.values, total)
-            for seat in WINDS:
-                if seat == hand.seat_wind:
-                    continue
-                if hand.self_drawn or seat == hand.discarder:
-                    payments[seat] = -2 * points
-                else:
-                    payments[seat] = -points
-            payments[hand.seat_wind] = -sum(payments.values())
-        return Result(
-            rules=self.name,
-            total=total,
-            limit=limit,
-            allowed=allowed,
-            breakdown=items,
-            payments=payments,
+    def payments(self, win, total, opts, seats=WINDS) -> dict[str, int]:
+        """Points from the faan table: the discarder (or the robbed player) pays 2x and the
+        others 1x; self-drawn, everyone pays 2x. The dealer pays like anyone else."""
+        points = points_for_faan(self.values, total)
+        discarder = None if win.self_drawn else win.discarder
+        return settle(
+            win.seat_wind,
+            owed_by_others(win.seat_wind, seats, discarder, 2 * points, 2 * points, points),
         )
 
 

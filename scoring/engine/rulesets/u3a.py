@@ -21,17 +21,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 
-from scoring.engine.errors import EngineError
-from scoring.engine.result import Item, Result
-from scoring.engine.rulesets.base import RuleSet
-from scoring.engine.tiles import (
+from .. import patterns
+from ..errors import EngineError
+from ..result import Item, Result
+from ..tiles import (
     DRAGONS,
     FLOWERS,
-    GREEN,
-    RED,
     SEASONS,
-    WHITE,
     WIND_NUMBER,
     WIND_TILE,
     WINDS,
@@ -41,8 +39,9 @@ from scoring.engine.tiles import (
     is_wind,
     suit_of,
 )
+from .base import RuleSet, owed_by_others, settle, zero_payments
 
-SEATS = WINDS  # ("E", "S", "W", "N")
+SEATS = WINDS
 THREE_PLAYER_SEATS = ("E", "S", "W")  # three-player table: nobody sits North
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
@@ -250,30 +249,19 @@ def all_kongs(hand, reading) -> bool:
     return _standard(reading) and sum(1 for g in reading.groups if g.kind == "kong") == 4
 
 
-def _dragon_suit_hand(reading, suit: int, dragon: int) -> bool:
-    """Pongs/kongs and a pair of one suit only, plus a pong/kong of the given dragon."""
-    if not _standard(reading) or _has_chow(reading):
-        return False
-    pair = _pair_tile(reading)
-    pongs = _pong_tiles(reading)
-    if pair is None or suit_of(pair) != suit or dragon not in pongs:
-        return False
-    return all(t == dragon or suit_of(t) == suit for t in pongs)
-
-
 def jade_dragon(hand, reading) -> bool:
     """Bamboo pongs/kongs and pair, and a pong/kong of the green dragon."""
-    return _dragon_suit_hand(reading, 0, GREEN)
+    return patterns.jade_dragon(hand, reading, chows=False)
 
 
 def ruby_dragon(hand, reading) -> bool:
     """Character pongs/kongs and pair, and a pong/kong of the red dragon."""
-    return _dragon_suit_hand(reading, 1, RED)
+    return patterns.ruby_dragon(hand, reading, chows=False)
 
 
 def pearl_dragon(hand, reading) -> bool:
     """Circle pongs/kongs and pair, and a pong/kong of the white dragon."""
-    return _dragon_suit_hand(reading, 2, WHITE)
+    return patterns.pearl_dragon(hand, reading, chows=False)
 
 
 # ---------------------------------------------------------------------------------------
@@ -373,10 +361,8 @@ def _check_seats(seats: Iterable[str]) -> tuple[str, ...]:
 
 
 def _collect(winner: str, seats: tuple[str, ...], chips: int) -> dict[str, int]:
-    """The winner takes `chips` from each other seat."""
-    payments = {s: -chips for s in seats}
-    payments[winner] = chips * (len(seats) - 1)
-    return payments
+    """The winner takes `chips` from each other seat at the table (all four seats listed)."""
+    return settle(winner, dict.fromkeys((s for s in seats if s != winner), chips))
 
 
 def kong_payments(
@@ -421,40 +407,52 @@ def goulash_payments(
 class U3ARuleSet(RuleSet):
     name = "u3a"
     title = "Balsall Common U3A house rules (points)"
+    unit = "points"
+    starting_tally = 0
     option_defaults = OPTION_DEFAULTS
     value_defaults = VALUE_DEFAULTS
+    hand_options = frozenset(("goulash", "players"))
+    minimum_option = "min_points"
+    option_ranges = MappingProxyType({"min_points": (0, None), "players": (3, 4)})
 
     # -- options ---------------------------------------------------------------------
 
-    def resolve_options(self, options: Mapping | None) -> dict:
-        """Defaults <- given options; also checks players (3 or 4) and min_points (0 or more),
-        so a club cannot store a setting that every hand would refuse."""
-        opts = super().resolve_options(options)
-        self._seats(opts)
-        self.minimum(opts)
-        return opts
+    def table_seats(self, opts: Mapping[str, object]) -> tuple[str, ...]:
+        return THREE_PLAYER_SEATS if opts["players"] == 3 else SEATS
 
-    def _seats(self, opts: Mapping[str, object]) -> tuple[str, ...]:
-        players = opts["players"]
-        if players == 4:
-            return SEATS
-        if players == 3:
-            return THREE_PLAYER_SEATS
-        raise EngineError(f"Option players must be 3 or 4, not {players!r}.")
-
-    def minimum(self, opts: Mapping[str, object]) -> int:
+    def minimum_total(self, opts: Mapping[str, object]) -> int:
         """The fewest points that may go out (goulash: at least goulash.min_points)."""
         minimum = opts["min_points"]
-        if isinstance(minimum, bool) or not isinstance(minimum, int) or minimum < 0:
-            raise EngineError(
-                f"Option min_points must be a whole number 0 or more, not {minimum!r}."
-            )
         if opts["goulash"]:
             minimum = max(minimum, self.values["goulash.min_points"])
         return minimum
 
-    def meets_minimum(self, hand, result: Result, opts: Mapping[str, object]) -> bool:
-        return result.total >= self.minimum(opts)
+    def maximum_total(self, opts: Mapping[str, object]) -> int:
+        """No limit, but no hand scores more than the best table hand with every '+' item
+        that can come with it: three dragon pongs and the fourth set of the wind that is both
+        the round's and the seat's, the last tile, a replacement tile (self-drawn), a
+        concealed hand, and all eight flowers (or none)."""
+        v = self.values
+        base = max(v[k] for k in v if k.startswith(("basic.", "special.", "concealed.")))
+        if v["basic.all_pongs.points"] + v["basic.semi_pure.points"] > base:
+            base = v["basic.all_pongs.points"] + v["basic.semi_pure.points"]
+        flowers = (
+            v["extra.red_bouquet.points"]
+            + v["extra.blue_bouquet.points"]
+            + v["extra.round_flower.points"]
+            + v["extra.seat_flower.points"]
+        )
+        return (
+            base
+            + 3 * v["extra.dragon_pong.points"]
+            + v["extra.round_wind_pong.points"]
+            + v["extra.seat_wind_pong.points"]
+            + max(v["extra.last_tile.points"], v["extra.last_discard.points"])
+            + v["extra.replacement.points"]
+            + v["extra.self_draw.points"]
+            + v["extra.concealed_hand.points"]
+            + max(flowers, v["extra.no_flowers.points"])
+        )
 
     def _check_hand(self, hand, seats: tuple[str, ...]) -> None:
         if len(seats) == 4:
@@ -558,35 +556,28 @@ class U3ARuleSet(RuleSet):
 
     # -- payments --------------------------------------------------------------------
 
-    def payments(self, hand, total: int, opts: Mapping[str, object]) -> dict[str, int]:
-        """Chips for an allowed hand (all four seats; an empty seat pays 0)."""
-        seats = self._seats(opts)
-        result = dict.fromkeys(SEATS, 0)
+    def payments(self, win, total, opts, seats=SEATS) -> dict[str, int]:
+        """One chip per point: on a discard (or a robbed kong) the discarder pays, self-drawn
+        everyone pays. A goulash hand pays the pot instead."""
         if opts["goulash"]:
-            result.update(goulash_payments(hand.seat_wind, seats, values=self.values))
-            return result
+            return goulash_payments(win.seat_wind, seats, values=self.values)
         chips = total * self.values["payment.chips_per_point"]
-        if hand.self_drawn:
-            result.update(_collect(hand.seat_wind, seats, chips))
-        else:
-            result[hand.discarder] -= chips
-            result[hand.seat_wind] += chips
-        return result
+        discarder = None if win.self_drawn else win.discarder
+        return settle(win.seat_wind, owed_by_others(win.seat_wind, seats, discarder, chips, chips))
 
     def score_reading(self, hand, reading, opts) -> Result:
-        seats = self._seats(opts)
+        seats = self.table_seats(opts)
         self._check_hand(hand, seats)
         items = self.hand_items(hand, reading)
         total = sum(item.points or 0 for item in items)
-        allowed = total >= self.minimum(opts)
-        payments = self.payments(hand, total, opts) if allowed else dict.fromkeys(SEATS, 0)
+        allowed = total >= self.minimum_total(opts)
         return Result(
             rules=self.name,
             total=total,
             limit=False,
             allowed=allowed,
             breakdown=tuple(items),
-            payments=payments,
+            payments=self.payments(hand, total, opts, seats) if allowed else zero_payments(),
         )
 
 

@@ -1,0 +1,250 @@
+"""Seating writes that span several models: plan, re-roll, swap, late arrivals, leavers.
+
+Each runs in one transaction that first locks the session's row, so two coordinators (or
+a double tap) queue up instead of racing, also before the session has a plan at all; an
+error leaves the saved plan exactly as it was. Refusals raise `SeatingError` or
+`SessionClosed`, whose message is one plain sentence the page shows as it is.
+
+Publishing, unpublishing and locking a table change the plan alone: they are methods of
+`SeatingPlan`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.dispatch import Signal
+from django.utils import timezone
+
+from club.models import Attendance, Member, Seat, SeatingPlan, SeatingTable, Session, new_rng_seed
+from club.seating import planner
+from club.seating.load import as_player, plan_of, room, saved_seating
+from club.seating.planner import SeatingError
+
+# Sent inside the transaction whenever a plan's tables were saved (sender: SeatingPlan,
+# with `plan`), so play at the tables can follow a late arrival or a leaver without the
+# seating knowing about matches.
+tables_changed = Signal()
+
+
+@dataclass
+class Outcome:
+    """What a late arrival or an early leaver did.
+
+    ``changed`` is False when nothing was saved because the coordinator must choose:
+    ``choices`` lists ``(value, description)`` to post back as ``choice``.
+    """
+
+    message: str
+    changed: bool
+    choices: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _lock(session: Session) -> tuple[Session, SeatingPlan | None]:
+    """Lock the session's row for the rest of the transaction; its plan, if any."""
+    session = (
+        Session.objects.select_for_update(of=("self",)).select_related("club").get(pk=session.pk)
+    )
+    session.ensure_open("its seating")
+    plan = plan_of(session)
+    if plan is not None:
+        plan.session = session
+    return session, plan
+
+
+def _locked_plan(session: Session, ensure) -> SeatingPlan:
+    """The session's plan with the session's row locked, checked by `ensure`
+    (`SeatingPlan.ensure_draft` or `SeatingPlan.ensure_published`)."""
+    session, plan = _lock(session)
+    if plan is None:
+        raise SeatingError("There is no seating yet: press “Make the seating” first.")
+    ensure(plan)
+    return plan
+
+
+def _rng(plan: SeatingPlan, *parts) -> random.Random:
+    """A generator fixed by the plan's seed and the action, so a repeated request
+    (or a choice posted back) gives the same dice."""
+    return random.Random(":".join(str(p) for p in (plan.rng_seed, *parts)))
+
+
+def _save_tables(plan: SeatingPlan, seating: planner.Seating) -> None:
+    """Write the planner's tables to the plan, touching only tables that changed."""
+    existing = {t.number: t for t in plan.tables.all()}
+    saved: dict[int, tuple] = {number: () for number in existing}
+    for seat in Seat.objects.filter(plan=plan).select_related("table").order_by("position"):
+        saved[seat.table.number] += ((seat.member_id, seat.wind, tuple(seat.dice or ())),)
+
+    wanted = {
+        t.number: tuple((c.player_id, c.wind.value, tuple(c.throws)) for c in t.chairs)
+        for t in seating.tables
+    }
+    for number, table in existing.items():
+        if number not in wanted:
+            table.delete()
+    changed = [n for n, chairs in wanted.items() if saved.get(n) != chairs]
+    # Empty every changed table first: a member moving between tables must not be seated
+    # twice at any moment (the database refuses it).
+    Seat.objects.filter(plan=plan, table__number__in=changed).delete()
+    new_seats = []
+    for number in changed:
+        table = existing.get(number)
+        if table is None:
+            table = existing[number] = SeatingTable.objects.create(plan=plan, number=number)
+        new_seats += [
+            Seat(
+                plan=plan, table=table, member_id=pk, wind=wind, position=position, dice=list(dice)
+            )
+            for position, (pk, wind, dice) in enumerate(wanted[number], start=1)
+        ]
+    Seat.objects.bulk_create(new_seats)
+    for number, table in existing.items():
+        if number in wanted and table.locked != (number in seating.locked):
+            table.locked = number in seating.locked
+            table.save(update_fields=["locked"])
+    plan.save(update_fields=["updated"])
+    tables_changed.send(sender=SeatingPlan, plan=plan)
+
+
+def _plan_room(session: Session, plan: SeatingPlan | None, seed: int) -> planner.Seating:
+    """Seat everyone present, keeping the plan's locked tables as they are."""
+    here = room(session)
+    locked: list[planner.Table] = []
+    if plan is not None:
+        current = saved_seating(plan, history=[])
+        locked = [current.table(n) for n in sorted(current.locked)]
+        present = {m.pk for m in here.members}
+        for table in locked:
+            gone = [pid for pid in table.player_ids if pid not in present]
+            if gone:
+                raise SeatingError(
+                    f"{current.names[gone[0]]} is at locked table {table.number} but is no "
+                    f"longer checked in: unlock table {table.number} or check them in again."
+                )
+    if not here.members:
+        raise SeatingError("Nobody is checked in yet: check people in first.")
+    if len(here.members) < 3 and not locked:
+        # The planner's own message here talks about locked tables, which would mislead.
+        raise SeatingError(
+            f"Only {len(here.members)} {'person is' if len(here.members) == 1 else 'people are'} "
+            "checked in: a table needs at least 3 players."
+        )
+    return planner.plan_seating(
+        here.players,
+        here.history,
+        rules=here.rules,
+        locked_tables=locked,
+        rng=random.Random(seed),
+    )
+
+
+@transaction.atomic
+def make_seating(session: Session, *, seed: int | None = None) -> tuple[SeatingPlan, bool]:
+    """The session's first seating (a draft), seating the present members at random and
+    avoiding this season's pairs. Returns the plan and whether it was made now: when a plan
+    exists already (another screen, a double tap) it is returned unchanged."""
+    session, plan = _lock(session)
+    if plan is not None:
+        return plan, False
+    seed = new_rng_seed() if seed is None else seed
+    seating = _plan_room(session, None, seed)
+    plan = SeatingPlan.objects.create(session=session, rng_seed=seed)
+    _save_tables(plan, seating)
+    return plan, True
+
+
+@transaction.atomic
+def reroll(session: Session, *, seed: int | None = None) -> SeatingPlan:
+    """Plan the draft again: locked tables stay exactly as they are, everyone else moves."""
+    plan = _locked_plan(session, SeatingPlan.ensure_draft)
+    seed = new_rng_seed() if seed is None else seed
+    seating = _plan_room(plan.session, plan, seed)
+    plan.rng_seed = seed
+    plan.save(update_fields=["rng_seed"])
+    _save_tables(plan, seating)
+    return plan
+
+
+@transaction.atomic
+def swap_members(session: Session, a: Member, b: Member) -> str:
+    """Swap two seated members' chairs; the dice are thrown again at their table(s)."""
+    plan = _locked_plan(session, SeatingPlan.ensure_draft)
+    result = planner.swap(saved_seating(plan), a.pk, b.pk, _rng(plan, "swap", a.pk, b.pk))
+    _save_tables(plan, result)
+    ta, tb = result.table_of(a.pk).number, result.table_of(b.pk).number
+    if ta == tb:
+        return f"{a} and {b} swapped chairs at table {ta}; the dice were thrown again there."
+    return (
+        f"{a} now sits at table {ta} and {b} at table {tb}; "
+        "the dice were thrown again at both tables."
+    )
+
+
+@transaction.atomic
+def seat_late_arrival(session: Session, member: Member, choice: str = "") -> Outcome:
+    """Check the member in (if needed) and seat them at one table, moving nobody else.
+
+    When no table can take one more, nothing moves and the planner's explanation is
+    returned; if it offers a fallback (a new table of three with two Dreamers), the
+    coordinator can post it back as ``choice``.
+    """
+    plan = _locked_plan(session, SeatingPlan.ensure_published)
+    if Seat.objects.filter(plan=plan, member=member).exists():
+        raise SeatingError(f"{member} already has a seat.")
+    plan.session.check_in(member)
+    result = planner.add_late_arrival(
+        saved_seating(plan), as_player(member), _rng(plan, "late", member.pk)
+    )
+    if result.table is not None:
+        _save_tables(plan, result.seating)
+        return Outcome(result.message, True)
+    if choice:
+        option = _pick(result.options, choice)
+        _save_tables(plan, option.seating)
+        return Outcome(f"Done: {option.description}.", True)
+    return Outcome(
+        f"{result.message} {member} is checked in and waits for a seat.",
+        False,
+        [(str(i), o.description) for i, o in enumerate(result.options)],
+    )
+
+
+KEEP_TABLE_OF_TWO = "keep"
+
+
+@transaction.atomic
+def remove_early_leaver(session: Session, member: Member, choice: str = "") -> Outcome:
+    """Take out a member who goes home early; only their table changes.
+
+    If their table is left with two players the coordinator chooses (``choice``) one of the
+    planner's fixes, or ``"keep"`` to leave the two for now; until then nothing is saved.
+    """
+    plan = _locked_plan(session, SeatingPlan.ensure_published)
+    if not Seat.objects.filter(plan=plan, member=member).exists():
+        raise SeatingError(f"{member} has no seat in this seating.")
+    result = planner.remove_leaver(saved_seating(plan), member.pk)
+    if result.needs_action and not choice:
+        choices = [(str(i), o.description) for i, o in enumerate(result.options)]
+        choices.append(
+            (KEEP_TABLE_OF_TWO, f"Just take {member} out; table {result.table} keeps two for now")
+        )
+        return Outcome(result.message, False, choices)
+    if result.needs_action and choice != KEEP_TABLE_OF_TWO:
+        option = _pick(result.options, choice)
+        after, message = option.seating, f"{member} has left. Done: {option.description}."
+    else:
+        after, message = result.seating, f"{member} has left. {result.message}"
+    Attendance.objects.filter(session=plan.session, member=member, left_at__isnull=True).update(
+        left_at=timezone.now()
+    )
+    _save_tables(plan, after)
+    return Outcome(message, True)
+
+
+def _pick(options, choice: str):
+    try:
+        return options[int(choice)]
+    except (ValueError, IndexError):
+        raise SeatingError("That choice is no longer available: please choose again.") from None

@@ -1,0 +1,79 @@
+"""Logins: log in (with the lockout), forgotten passwords, a coordinator unlocking a login
+or giving a temporary password, and the page for an expired form."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from club import accounts
+from club.models import Club, Member
+from club.roles import coordinator_required
+
+
+class LoginView(auth_views.LoginView):
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "reset_by_email": email_configured()}
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        accounts.password_changed(form.user)
+        return response
+
+
+def email_configured() -> bool:
+    return settings.PASSWORD_RESET_BY_EMAIL
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Only when the club can send email; otherwise the page says to ask the coordinator."""
+
+    success_url = reverse_lazy("password_reset_done")
+
+    def dispatch(self, request, *args, **kwargs):
+        if not email_configured():
+            return render(request, "registration/password_reset_unavailable.html")
+        return super().dispatch(request, *args, **kwargs)
+
+
+def _member_with_login(pk: int) -> Member:
+    return get_object_or_404(
+        Member.objects.select_related("user"),
+        pk=pk,
+        club=Club.objects.current(),
+        user__isnull=False,
+    )
+
+
+@coordinator_required
+@require_POST
+def unlock_login(request, pk):
+    member = _member_with_login(pk)
+    accounts.unlock(member.user)
+    messages.success(request, f"{member.name}'s login is unlocked: they can log in again now.")
+    return redirect("club:member_detail", pk=member.pk)
+
+
+@coordinator_required
+@require_POST
+def new_password(request, pk):
+    """A temporary password for the coordinator to read out; the member must change it at
+    their next login. Shown once on this page and never stored in a message."""
+    member = _member_with_login(pk)
+    password = accounts.set_temporary_password(member.user)
+    return render(
+        request, "club/accounts/new_password.html", {"member": member, "password": password}
+    )
+
+
+def csrf_failure(request, reason=""):
+    """An expired or missing form token: the site's look, a plain sentence, a way back."""
+    back = request.META.get("HTTP_REFERER", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = ""
+    return render(request, "403_csrf.html", {"back": back}, status=403)

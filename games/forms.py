@@ -1,0 +1,105 @@
+"""The table page's forms. Each carries the hand number the page showed, so a stale or
+doubled form is refused by the recording functions rather than recorded twice."""
+
+from __future__ import annotations
+
+from django import forms
+
+from scoring.models import Hand, KongChips
+from scoring.recording import Win
+
+WHO_PAYS_LABEL = "Who discarded the winning tile (or whose kong was robbed)?"
+
+
+def _player_choices(board) -> list[tuple[int, str]]:
+    """The chairs playing this hand, East first, as "Betty (East)"."""
+    return [(seat.chair, f"{seat.name} ({seat.wind_word})") for seat in board.playing]
+
+
+class HandNumberForm(forms.Form):
+    hand = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+    @property
+    def first_error(self) -> str | None:
+        """The first field (in page order) with an error: it gets the focus."""
+        return next((name for name in self.fields if name in self.errors), None)
+
+
+class WinForm(HandNumberForm):
+    winner = forms.TypedChoiceField(
+        label="Who won?",
+        coerce=int,
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose who went out."},
+    )
+    won_by = forms.ChoiceField(
+        label="How?",
+        choices=Hand.WonBy.choices,
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose how the winning tile came."},
+    )
+    discarder = forms.TypedChoiceField(
+        label=WHO_PAYS_LABEL,
+        coerce=int,
+        required=False,
+        empty_value=None,
+        widget=forms.RadioSelect,
+    )
+    total = forms.IntegerField(
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
+        ),
+        error_messages={
+            "required": "Type the total the table agreed.",
+            "invalid": "Type the total as a whole number, digits only.",
+        },
+    )
+
+    def __init__(self, *args, board, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = _player_choices(board)
+        self.fields["winner"].choices = players
+        self.fields["discarder"].choices = players
+        self.fields["total"].label = f"Total the table agreed ({board.unit})"
+        if not self.is_bound:
+            self.initial.setdefault("hand", board.hand)
+
+    def clean(self):
+        cleaned = super().clean()
+        won_by, winner = cleaned.get("won_by"), cleaned.get("winner")
+        if won_by in Hand.DISCARDER_PAYS:
+            discarder = cleaned.get("discarder")
+            if discarder is None:
+                who = "discarded the winning tile" if won_by == "discard" else "was robbed"
+                self.add_error("discarder", f"Choose who {who}.")
+            elif discarder == winner:
+                self.add_error("discarder", "The winner cannot also be the one who pays for it.")
+        else:
+            # Self-drawn: nobody discarded; a tile tapped before changing "how" is ignored.
+            cleaned["discarder"] = None
+        return cleaned
+
+    def win(self) -> Win:
+        data = self.cleaned_data
+        return Win(data["winner"], data["won_by"], data["discarder"], data["total"])
+
+
+class KongForm(HandNumberForm):
+    chair = forms.TypedChoiceField(
+        label="Who made the kong?",
+        coerce=int,
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose who made the kong."},
+    )
+    kind = forms.ChoiceField(
+        label="Which kind?",
+        choices=KongChips.Kind.choices,
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose which kind of kong it was."},
+    )
+
+    def __init__(self, *args, board, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["chair"].choices = _player_choices(board)
+        if not self.is_bound:
+            self.initial.setdefault("hand", board.hand)

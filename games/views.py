@@ -1,0 +1,359 @@
+"""A table's match: the page a table records its hands on, its live scoreboard, and the
+coordinator's start and end of play.
+
+Members record at the table where they are seated while the session is in play;
+coordinators at any table. Every write posts the hand number (and match) the page showed,
+so a stale or doubled form is refused as "already recorded" instead of counted twice.
+Refusals re-render the form with status 200 (htmx 2 swaps no 4xx) and the entries kept.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from club.models import Club, Session, SessionClosed
+from club.roles import coordinator_required, is_coordinator
+from games import dice, selectors
+from games.forms import HandNumberForm, KongForm, WinForm
+from games.start import CannotStart, end_evening, start_play
+from scoring import recording, table_rules
+
+TEMPLATE = "games/table.html"
+
+
+def _session(session_id: int) -> Session:
+    return get_object_or_404(Session, pk=session_id, club=Club.objects.current())
+
+
+def table_view(write: bool = False):
+    """Resolve the table's match and check who may see it (and, for `write`, record)."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, session_id: int, number: int):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            session = _session(session_id)
+            match = selectors.table_match(session, number)
+            if match is None:
+                raise Http404("Play has not started at this table.")
+            if not is_coordinator(request.user) and match.chair_of(request.user) is None:
+                raise PermissionDenied("You can record hands only at the table where you sit.")
+            if write and session.status != Session.Status.IN_PLAY:
+                raise PermissionDenied("Hands are recorded only while the session is in play.")
+            return view(request, match)
+
+        return wrapper
+
+    return decorate
+
+
+def _can_record(board) -> bool:
+    # Who may record was checked by table_view; this is whether anything can be recorded.
+    return board.is_open and board.match.session.status == Session.Status.IN_PLAY
+
+
+def _page(request, match, *, status_notice="", win_form=None, kong_form=None, **extra):
+    """The table page (or, for htmx, its #table-play part) with fresh or kept forms."""
+    board = selectors.board(match, request.user)
+    win_form = win_form or WinForm(board=board)
+    context = {
+        "board": board,
+        "match": match,
+        "session": match.session,
+        "can_record": _can_record(board),
+        "form_hand": win_form["hand"].value(),
+        "win_form": win_form,
+        "kong_form": kong_form or KongForm(board=board),
+        "status_notice": status_notice,
+        **extra,
+    }
+    if request.htmx:
+        return render(request, TEMPLATE + "#play", context)
+    context["earlier"] = selectors.earlier_matches(match)
+    return render(request, TEMPLATE, context)
+
+
+def _saved(request, match, notice: str):
+    """After a write: htmx gets the updated table in place, a plain form a redirect."""
+    match.refresh_from_db()
+    if request.htmx:
+        return _page(request, match, status_notice=notice)
+    messages.success(request, notice)
+    return redirect("games:table", match.session_id, match.table_number)
+
+
+def _table_changed(request, match):
+    """A form from a match the table has since replaced (the players changed)."""
+    posted = request.POST.get("match", "")
+    if posted and posted != str(match.pk):
+        return _page(
+            request,
+            match,
+            status_notice="The players at this table changed, so the page now shows the new "
+            "match. Nothing was recorded: check the list, then record again if needed.",
+        )
+    return None
+
+
+def _stale_message(posted: int, now: int) -> str:
+    if posted < now:
+        return (
+            f"Hand {posted} was just recorded on another device; check the list, then press "
+            "Save again if yours is a different hand."
+        )
+    return (
+        f"Hand {now - 1 if now > 1 else now} was just undone on another device; check the "
+        "list, then press Save again if yours is right."
+    )
+
+
+def _kept(request, board):
+    """The posted entries with the hand number moved on to the hand now being played."""
+    data = request.POST.copy()
+    data["hand"] = str(board.hand)
+    return data
+
+
+def _same_hand_again(match, number: int, user, outcome: dict, total=None) -> bool:
+    """A double tap: the hand is already recorded, by this user, exactly as posted."""
+    hand = match.live_hands().filter(number=number).first()
+    return (
+        hand is not None
+        and hand.recorded_by_id == getattr(user, "pk", None)
+        and hand.flow_outcome() == outcome
+        and hand.total == total
+    )
+
+
+def _win_description(match, hand) -> str:
+    board = selectors.board(match)
+    return selectors.describe_hand(hand, board.names, board.unit)
+
+
+@table_view()
+@require_GET
+def table(request, match):
+    return _page(request, match)
+
+
+@table_view()
+@require_GET
+def live(request, match):
+    """The scoreboard and hands, polled: 204 (nothing to swap) while nothing changed."""
+    shown_match = request.GET.get("m", "")
+    if shown_match != str(match.pk) or (request.GET.get("open") and not match.is_in_play):
+        # Another match or a finished one: the forms on the page no longer apply.
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+        return response
+    if request.GET.get("v", "") == str(match.version):
+        return HttpResponse(status=204)
+    board = selectors.board(match, request.user)
+    shown_hand = request.GET.get("h", "")
+    return render(
+        request,
+        TEMPLATE + "#live",
+        {
+            "board": board,
+            "match": match,
+            "session": match.session,
+            "can_record": _can_record(board),
+            "form_hand": shown_hand,
+            "oob_notice": shown_hand.isdigit() and int(shown_hand) != board.hand,
+        },
+    )
+
+
+@table_view(write=True)
+@require_POST
+def record_win(request, match):
+    if changed := _table_changed(request, match):
+        return changed
+    board = selectors.board(match, request.user)
+    form = WinForm(request.POST, board=board)
+    if not form.is_valid():
+        return _page(request, match, win_form=form)
+    number, win = form.cleaned_data["hand"], form.win()
+    if request.POST.get("action") == "check":
+        return _page(request, match, win_form=form, preview=_preview(match, number, win))
+    try:
+        hand = recording.record_win(match, number, win, by=request.user)
+    except recording.RecordingError as error:
+        if isinstance(error, recording.AlreadyRecorded) and _same_hand_again(
+            match, number, request.user, win.outcome(), win.total
+        ):
+            return _saved(request, match, f"Hand {number} is saved.")
+        return _refused_win(request, match, number, error)
+    return _saved(request, match, f"Hand {number} saved: {_win_description(match, hand)}.")
+
+
+def _refused_win(request, match, number: int, error: recording.RecordingError):
+    board = selectors.board(match, request.user)
+    if board.hand != number:
+        form = WinForm(_kept(request, board), board=board)
+        form.is_valid()
+        form.add_error(None, _stale_message(number, board.hand))
+    else:
+        form = WinForm(request.POST, board=board)
+        form.is_valid()
+        field = "total" if isinstance(error.__cause__, table_rules.TotalRefused) else None
+        form.add_error(field, str(error))
+    return _page(request, match, win_form=form)
+
+
+def _preview(match, number: int, win) -> dict:
+    """Each player's payment in words, or the reason the win is refused."""
+    try:
+        payments = recording.preview_win(match, number, win)
+    except recording.RecordingError as error:
+        return {"refused": str(error)}
+    names = [chair.member.table_name for chair in match.chair_list()]
+    return {"lines": selectors.pay_words(names, payments)}
+
+
+@table_view(write=True)
+@require_POST
+def preview_win(request, match):
+    """The live payment preview beside the win form (an htmx partial)."""
+    board = selectors.board(match, request.user)
+    form = WinForm(request.POST, board=board)
+    preview = None
+    if form.is_valid():
+        preview = _preview(match, form.cleaned_data["hand"], form.win())
+    elif request.POST.get("total") and "total" in form.errors:
+        preview = {"refused": form.errors["total"][0]}
+    return render(request, TEMPLATE + "#preview", {"preview": preview, "board": board})
+
+
+def _simple_write(request, match, form, write, done: str):
+    """A draw, kong chips or an undo: one hand-numbered form, one recording function."""
+    if changed := _table_changed(request, match):
+        return changed
+    if not form.is_valid():
+        return _page(request, match, status_notice="Nothing was recorded: please try again.")
+    number = form.cleaned_data["hand"]
+    try:
+        write(number)
+    except recording.RecordingError as error:
+        return _page(request, match, refusal=str(error))
+    return _saved(request, match, done.format(number=number))
+
+
+@table_view(write=True)
+@require_POST
+def record_draw(request, match):
+    def write(number):
+        try:
+            recording.record_draw(match, number, by=request.user)
+        except recording.AlreadyRecorded:
+            if not _same_hand_again(match, number, request.user, {"draw": True}):
+                raise
+
+    return _simple_write(
+        request, match, HandNumberForm(request.POST), write, "Hand {number} saved: a draw."
+    )
+
+
+@table_view(write=True)
+@require_POST
+def record_kong(request, match):
+    board = selectors.board(match, request.user)
+    form = KongForm(request.POST, board=board)
+    if changed := _table_changed(request, match):
+        return changed
+    if not form.is_valid():
+        return _page(request, match, kong_form=form, open_kong=True)
+    data = form.cleaned_data
+    try:
+        recording.record_kong(match, data["hand"], data["chair"], data["kind"], by=request.user)
+    except recording.RecordingError as error:
+        if board.hand != data["hand"]:
+            form = KongForm(_kept(request, board), board=board)
+            form.is_valid()
+            form.add_error(None, _stale_message(data["hand"], board.hand))
+        elif not board.kong_chips:  # no kong form on the page to show it next to
+            return _page(request, match, refusal=str(error))
+        else:
+            form.add_error(None, str(error))
+        return _page(request, match, kong_form=form, open_kong=True)
+    name = board.names[data["chair"]]
+    return _saved(request, match, f"Kong chips saved for {name}.")
+
+
+@table_view(write=True)
+@require_POST
+def undo(request, match):
+    def write(number):
+        recording.undo_last_hand(match, number, by=request.user)
+
+    return _simple_write(
+        request,
+        match,
+        HandNumberForm(request.POST),
+        write,
+        "Hand {number} is undone. It stays in the list, struck through.",
+    )
+
+
+@table_view()
+@require_POST
+def throw_dice(request, match):
+    """Throw the dice for breaking the wall (nothing is written)."""
+    club = Club.objects.current()
+    if not club.show_dice:
+        raise Http404("This club does not use the dice on the table page.")
+    board = selectors.board(match, request.user)
+    if not board.is_open:
+        return _page(request, match)
+    names = {seat.wind: seat.name for seat in board.playing}
+    thrown = dice.throw(club.dice_count, names)
+    if request.htmx:
+        return render(request, TEMPLATE + "#dice", {"thrown": thrown, "board": board})
+    return _page(request, match, thrown=thrown)
+
+
+# --- the coordinator: start and end the evening's play -------------------------------------
+
+
+@coordinator_required
+@require_POST
+def start(request, session_id: int):
+    session = _session(session_id)
+    try:
+        started = start_play(session)
+    except (CannotStart, SessionClosed) as error:
+        messages.error(request, str(error))
+    else:
+        if started:
+            tables = len(started)
+            messages.success(
+                request,
+                f"Play has started at {tables} table{'s' if tables != 1 else ''}: "
+                "each table can now record its hands.",
+            )
+        else:
+            messages.info(request, "Play had already started at every table.")
+    return redirect("club:session_detail", pk=session.pk)
+
+
+@coordinator_required
+def end(request, session_id: int):
+    session = _session(session_id)
+    if request.method == "POST":
+        ended = end_evening(session)
+        messages.success(
+            request,
+            f"The evening is over: {ended} match{'es' if ended != 1 else ''} ended where they "
+            "stood and the session is closed.",
+        )
+        return redirect("club:session_detail", pk=session.pk)
+    in_play = session.matches.in_play().count()
+    return render(request, "games/end_confirm.html", {"session": session, "in_play": in_play})

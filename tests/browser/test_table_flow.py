@@ -1,0 +1,98 @@
+"""A table's evening in a real browser on a tablet: start play, record wins, a draw and a
+goulash hand under U3A house rules, undo, and watch the deal, winds and tallies follow."""
+
+import pytest
+from playwright.sync_api import expect
+
+from club.models import Club
+from club.roles import make_coordinator
+from games.models import Match
+from scoring.engine.rulesets.base import RuleSet
+from tests.factories import PASSWORD, UserFactory
+from tests.games.helpers import seated_members, seated_session
+
+# Wins need the engine's quick-entry payments (RuleSet.check_total / payments).
+pytestmark = pytest.mark.skipif(
+    not hasattr(RuleSet, "check_total"), reason="the engine's RuleSet.check_total is not merged"
+)
+TABLET = {"width": 1024, "height": 768}
+NAMES = ["Ann", "Betty", "Carol", "Dot"]
+
+
+def card(page, name):
+    return page.locator(".seat-card", has_text=name)
+
+
+def expect_board(page, hand, dealer, winds, tallies):
+    expect(page.locator(".board-hand")).to_have_text(f"Hand {hand}")
+    expect(page.locator(".board-line")).to_contain_text(f"{dealer} deals")
+    for name, wind, tally in zip(NAMES, winds, tallies, strict=True):
+        expect(card(page, name).locator(".seat-wind")).to_contain_text(wind)
+        expect(card(page, name).locator(".seat-tally")).to_have_text(f"Tally {tally}")
+
+
+def record_win(page, hand, winner, how, total, discarder=None):
+    form = page.locator("#win-form")
+    form.get_by_role("group", name="Who won?").get_by_label(winner, exact=False).check()
+    form.get_by_label(how).check()
+    if discarder:
+        form.get_by_role("group", name="Who discarded").get_by_label(discarder, exact=False).check()
+    form.get_by_label("Total the table agreed (points)").fill(str(total))
+    expect(page.locator("#preview")).to_contain_text("receives")
+    form.get_by_role("button", name=f"Save hand {hand}").click()
+    expect(page.locator(".board-hand")).to_have_text(f"Hand {hand + 1}")
+
+
+def test_a_u3a_evening_at_one_table(live_server, browser, transactional_db):
+    club = Club.objects.current()
+    club.rule_set = "u3a"
+    club.save()
+    session = seated_session(club)
+    for member, name in zip(seated_members(session, 1), NAMES, strict=True):
+        member.table_name = name
+        member.save()
+    boss = UserFactory(username="boss")
+    make_coordinator(boss)
+
+    page = browser.new_page(viewport=TABLET)
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("boss")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/club/sessions/{session.pk}/")
+    page.get_by_role("button", name="Start play at the tables").click()
+    expect(page.get_by_role("status")).to_contain_text("Play has started at 1 table")
+    page.get_by_role("link", name="Table 1").click()
+
+    expect(page.locator(".board-line")).to_contain_text("East round")
+    expect_board(page, 1, "Ann", ["East", "South", "West", "North"], [0, 0, 0, 0])
+
+    # Betty draws her own winning tile: everyone pays her; Ann loses the deal.
+    record_win(page, 1, "Betty", "Self-drawn from the wall", 10)
+    expect(page.get_by_text("Hand 1 saved: Betty won self-drawn")).to_be_visible()
+    expect_board(page, 2, "Betty", ["North", "East", "South", "West"], [-10, 30, -10, -10])
+
+    # Betty, the dealer, wins on Carol's discard: only Carol pays, Betty keeps the deal.
+    record_win(page, 2, "Betty", "On a discard", 8, discarder="Carol")
+    expect_board(page, 3, "Betty", ["North", "East", "South", "West"], [-10, 38, -18, -10])
+
+    # The wall runs out: same dealer, and the next hand is a goulash hand.
+    page.get_by_role("button", name="Record a draw for hand 3").click()
+    expect(page.get_by_text("Goulash hand: pot 20")).to_be_visible()
+    expect_board(page, 4, "Betty", ["North", "East", "South", "West"], [-10, 38, -18, -10])
+
+    # Dot wins the goulash: she takes the pot, and the deal passes to Carol.
+    record_win(page, 4, "Dot", "Self-drawn from the wall", 6)
+    expect(page.locator(".goulash-flag")).to_have_count(0)
+    expect_board(page, 5, "Carol", ["West", "North", "East", "South"], [-15, 33, -23, 5])
+
+    # Undo it: the goulash hand is to play again, the tallies go back, the hand stays listed.
+    page.get_by_text("Undo the last hand").click()
+    page.get_by_role("button", name="Undo hand 4").click()
+    expect(page.get_by_text("Goulash hand: pot 20")).to_be_visible()
+    expect_board(page, 4, "Betty", ["North", "East", "South", "West"], [-10, 38, -18, -10])
+    expect(page.locator(".hand-line.voided")).to_contain_text("undone")
+
+    match = Match.objects.get(session=session)
+    assert [h.number for h in match.live_hands()] == [1, 2, 3]
+    assert match.replay()[-1].goulash is True

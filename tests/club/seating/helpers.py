@@ -1,0 +1,65 @@
+"""Small builders for the seating tests: a club session with checked-in members."""
+
+import datetime
+
+from club.models import Attendance, Member, SeatingPlan, Session
+from club.seating.changes import make_seating
+from tests.factories import MemberFactory
+
+
+def members(club, n: int, **kwargs) -> list[Member]:
+    return [MemberFactory(club=club, **kwargs) for _ in range(n)]
+
+
+def session_with(club, people, date=None, **kwargs) -> Session:
+    session = Session.objects.create(club=club, date=date or datetime.date.today(), **kwargs)
+    for member in people:
+        Attendance.objects.create(session=session, member=member)
+    return session
+
+
+def played(club, tables: list[list[Member]], date) -> Session:
+    """A past session whose published seating was exactly `tables`."""
+    from club.models import Seat, SeatingTable
+
+    session = session_with(club, [m for t in tables for m in t], date=date)
+    plan = SeatingPlan.objects.create(session=session, status=SeatingPlan.Status.PUBLISHED)
+    winds = "ESWND"
+    for number, people in enumerate(tables, start=1):
+        table = SeatingTable.objects.create(plan=plan, number=number)
+        for position, member in enumerate(people, start=1):
+            Seat.objects.create(
+                plan=plan, table=table, member=member, wind=winds[position - 1], position=position
+            )
+    session.status = Session.Status.CLOSED
+    session.save()
+    return session
+
+
+def plan(session) -> SeatingPlan:
+    return SeatingPlan.objects.get(session=session)
+
+
+def published(session, seed=1):
+    plan, _ = make_seating(session, seed=seed)
+    plan.publish()
+    return plan
+
+
+def snapshot(session) -> dict[int, list[tuple]]:
+    """{table number: [(member id, wind, dice), ...]} as saved."""
+    from club.models import Seat
+
+    tables: dict[int, list[tuple]] = {}
+    for seat in Seat.objects.filter(plan__session=session).order_by("table__number", "position"):
+        tables.setdefault(seat.table.number, []).append(
+            (seat.member_id, seat.wind, tuple(seat.dice))
+        )
+    return tables
+
+
+def table_of(session, member) -> int:
+    for number, seats in snapshot(session).items():
+        if any(pk == member.pk for pk, _, _ in seats):
+            return number
+    raise AssertionError(f"{member} is not seated")

@@ -1,0 +1,423 @@
+"""The table page: who may see and record, HTMX partials, stale and doubled forms, polling,
+dice, and the coordinator's start and end of the evening."""
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from club.models import Session
+from games import dice
+from games.models import Match
+from games.start import start_play
+from scoring.models import Hand, KongChips
+from scoring.recording import record_draw
+from tests.factories import UserFactory
+from tests.games.helpers import seated_members, seated_session
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def evening(club):
+    """A u3a session in play: table 1 of four, table 2 of five, table 3 of three."""
+    club.rule_set = "u3a"
+    club.save()
+    session = seated_session(club, sizes=(4, 5, 3))
+    start_play(session)
+    session.refresh_from_db()
+    return session
+
+
+def match_at(session, number) -> Match:
+    return Match.objects.get(session=session, table_number=number, status="in_play")
+
+
+def login_as_seated(client, session, number, position=0):
+    member = seated_members(session, number)[position]
+    member.user = UserFactory()
+    member.save()
+    client.force_login(member.user)
+    return member
+
+
+def url(name, session, number=1):
+    return reverse(f"games:{name}", args=[session.pk, number])
+
+
+# --- who may see and record ---------------------------------------------------------------
+
+TABLE_WRITES = [
+    ("draw", {"hand": "1"}),
+    ("kong", {"hand": "1", "chair": "0", "kind": "concealed"}),
+    ("undo", {"hand": "1"}),
+    ("win", {"hand": "1", "winner": "0", "won_by": "wall", "total": "10"}),
+    ("preview", {"hand": "1", "winner": "0", "won_by": "wall", "total": "10"}),
+]
+TABLE_VIEWS = [("table", "get", {}), ("live", "get", {}), ("dice", "post", {})] + [
+    (name, "post", data) for name, data in TABLE_WRITES
+]
+
+
+def hands_and_kongs(session):
+    return (Hand.objects.filter(match__session=session).count(), KongChips.objects.count())
+
+
+@pytest.mark.parametrize(("name", "method", "data"), TABLE_VIEWS)
+def test_anonymous_visitors_are_sent_to_log_in(client, evening, name, method, data):
+    response = getattr(client, method)(url(name, evening), data)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    assert hands_and_kongs(evening) == (0, 0)
+
+
+@pytest.mark.parametrize(("name", "method", "data"), TABLE_VIEWS)
+def test_a_member_seated_elsewhere_is_refused(client, evening, name, method, data):
+    login_as_seated(client, evening, 2)
+    response = getattr(client, method)(url(name, evening, 1), data)
+    assert response.status_code == 403
+    assert hands_and_kongs(evening) == (0, 0)
+
+
+@pytest.mark.parametrize(("name", "method", "data"), TABLE_VIEWS)
+def test_a_member_with_no_seat_is_refused(member_client, evening, name, method, data):
+    response = getattr(member_client, method)(url(name, evening, 1), data)
+    assert response.status_code == 403
+
+
+def test_a_member_at_the_table_sees_it_and_records(client, evening):
+    login_as_seated(client, evening, 1)
+    page = client.get(url("table", evening))
+    assert page.status_code == 200
+    assert "Record a draw for hand 1" in page.content.decode()
+    response = client.post(url("draw", evening), {"hand": "1"})
+    assert response.status_code == 302
+    assert match_at(evening, 1).hands.get().is_draw
+
+
+def test_a_coordinator_records_at_any_table(coordinator_client, evening):
+    assert coordinator_client.get(url("table", evening, 3)).status_code == 200
+    response = coordinator_client.post(url("draw", evening, 3), {"hand": "1"})
+    assert response.status_code == 302
+    assert match_at(evening, 3).hands.count() == 1
+
+
+@pytest.mark.parametrize(("name", "data"), TABLE_WRITES)
+@pytest.mark.parametrize("who", ["member", "coordinator"])
+def test_nothing_is_recorded_once_the_session_is_not_in_play(
+    client, coordinator, evening, name, data, who
+):
+    if who == "member":
+        login_as_seated(client, evening, 1)
+    else:
+        client.force_login(coordinator)
+    Session.objects.filter(pk=evening.pk).update(status=Session.Status.CLOSED)
+    response = client.post(url(name, evening), data)
+    assert response.status_code == 403
+    assert hands_and_kongs(evening) == (0, 0)
+    # The page itself stays readable, without the forms.
+    page = client.get(url("table", evening)).content.decode()
+    assert "Hand 1" in page and "Record a draw" not in page
+
+
+def test_a_table_without_play_is_not_found(coordinator_client, evening):
+    assert coordinator_client.get(url("table", evening, 9)).status_code == 404
+
+
+def test_a_member_who_played_at_the_table_can_read_it_after_the_evening(client, evening):
+    login_as_seated(client, evening, 1)
+    Match.objects.filter(session=evening).update(status="finished", ending="closed")
+    page = client.get(url("table", evening)).content.decode()
+    assert "Match over" in page and "Ended when the evening closed" in page
+
+
+# --- the board ---------------------------------------------------------------------------
+
+
+def test_the_board_shows_hand_round_dealer_winds_and_who_sits_out(coordinator_client, evening):
+    names = [m.table_name for m in seated_members(evening, 2)]
+    page = coordinator_client.get(url("table", evening, 2)).content.decode()
+    assert "Hand 1" in page and "East round" in page
+    assert f"{names[0]} deals" in page
+    assert "sits out this hand" in page
+    assert page.count('<li class="seat-card') == 5
+    assert "Goulash hand" not in page
+
+
+def test_a_goulash_hand_says_so_with_its_pot(coordinator_client, evening):
+    record_draw(match_at(evening, 1), 1)
+    page = coordinator_client.get(url("table", evening)).content.decode()
+    assert "Goulash hand: pot 20" in page
+    three = match_at(evening, 3)
+    record_draw(three, 1)
+    assert (
+        "Goulash hand: pot 15" in coordinator_client.get(url("table", evening, 3)).content.decode()
+    )
+
+
+# --- draws, kong chips, undo: HTMX in place ---------------------------------------------
+
+
+def test_a_draw_with_htmx_returns_the_table_part_only(coordinator_client, evening):
+    response = coordinator_client.post(url("draw", evening), {"hand": "1"}, **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="table-play"')
+    assert "<html" not in html
+    assert "Hand 1 saved: a draw." in html
+    assert "Hand 2" in html and "Goulash hand: pot 20" in html
+    assert "Record a draw for hand 2" in html
+
+
+def test_a_stale_draw_is_refused_as_already_recorded(client, coordinator, evening):
+    match = match_at(evening, 1)
+    record_draw(match, 1)  # on another device
+    login_as_seated(client, evening, 1)
+    response = client.post(url("draw", evening), {"hand": "1"}, **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Hand 1 is already recorded" in html and 'role="alert"' in html
+    assert match.hands.count() == 1
+
+
+def test_a_double_tap_records_one_draw(coordinator_client, evening):
+    first = coordinator_client.post(url("draw", evening), {"hand": "1"}, **HTMX)
+    second = coordinator_client.post(url("draw", evening), {"hand": "1"}, **HTMX)
+    assert first.status_code == second.status_code == 200
+    assert "already recorded" not in second.content.decode()
+    assert match_at(evening, 1).hands.count() == 1
+
+
+def test_kong_chips_are_paid_at_once(coordinator_client, evening):
+    response = coordinator_client.post(
+        url("kong", evening), {"hand": "1", "chair": "1", "kind": "concealed"}, **HTMX
+    )
+    assert response.status_code == 200
+    kong = KongChips.objects.get()
+    assert kong.payments[:4] == [-3, 9, -3, -3]
+    assert match_at(evening, 1).tallies() == [-3, 9, -3, -3]
+    assert "made a concealed kong (+9)" in response.content.decode()
+
+
+def test_a_kong_form_missing_a_choice_is_shown_again_with_the_reason(coordinator_client, evening):
+    response = coordinator_client.post(url("kong", evening), {"hand": "1", "chair": "1"}, **HTMX)
+    html = response.content.decode()
+    assert "Choose which kind of kong it was." in html
+    assert 'value="1" id="id_chair_1" checked' in html  # the entry is kept
+    assert not KongChips.objects.exists()
+
+
+def test_kong_chips_are_not_offered_under_other_rules(coordinator_client, club):
+    session = seated_session(club)  # classical
+    start_play(session)
+    page = coordinator_client.get(url("table", session)).content.decode()
+    assert "Kong chips" not in page
+    response = coordinator_client.post(
+        url("kong", session), {"hand": "1", "chair": "1", "kind": "concealed"}, **HTMX
+    )
+    assert "not part of the" in response.content.decode()
+    assert not KongChips.objects.exists()
+
+
+def test_undo_voids_the_last_hand_and_the_deal_follows(coordinator_client, evening):
+    match = match_at(evening, 1)
+    record_draw(match, 1)
+    response = coordinator_client.post(url("undo", evening), {"hand": "1"}, **HTMX)
+    html = response.content.decode()
+    assert "Hand 1 is undone" in html
+    assert "<s>Draw" in html and "undone</strong>" in html
+    assert "Goulash hand" not in html and "Record a draw for hand 1" in html
+    hand = Hand.objects.get()
+    assert hand.is_voided and hand.voided_by is not None
+    # A second tap does not undo anything else.
+    again = coordinator_client.post(url("undo", evening), {"hand": "1"}, **HTMX)
+    assert "already undone" in again.content.decode() or "no hand to undo" in again.content.decode()
+
+
+def test_a_form_from_a_replaced_match_records_nothing(coordinator_client, evening):
+    old = match_at(evening, 1)
+    response = coordinator_client.post(
+        url("draw", evening), {"hand": "1", "match": str(old.pk + 1000)}, **HTMX
+    )
+    assert "players at this table changed" in response.content.decode()
+    assert not Hand.objects.exists()
+
+
+# --- polling -----------------------------------------------------------------------------
+
+
+def live_url(session, match, version, hand=None):
+    query = f"?m={match.pk}&v={version}"
+    if hand is not None:
+        query += f"&open=1&h={hand}"
+    return url("live", session) + query
+
+
+def test_polling_answers_204_while_nothing_changed(coordinator_client, evening):
+    match = match_at(evening, 1)
+    response = coordinator_client.get(live_url(evening, match, match.version, 1), **HTMX)
+    assert response.status_code == 204 and response.content == b""
+
+
+def test_polling_sends_the_board_when_another_device_recorded(coordinator_client, evening):
+    match = match_at(evening, 1)
+    shown = match.version
+    record_draw(match, 1)
+    response = coordinator_client.get(live_url(evening, match, shown, 1), **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="live"')
+    assert "Hand 2" in html and "Draw: the wall ran out" in html
+    # The form being filled in is left alone; a notice says the hands moved on.
+    assert 'id="win-form"' not in html
+    assert 'id="stale-notice" hx-swap-oob="true"' in html
+    match.refresh_from_db()
+    assert f"v={match.version}" in html
+
+
+def test_polling_reloads_the_page_when_the_match_is_replaced_or_finished(
+    coordinator_client, evening
+):
+    match = match_at(evening, 1)
+    response = coordinator_client.get(
+        live_url(evening, match, 0, 1).replace(f"m={match.pk}", "m=0")
+    )
+    assert response.status_code == 204 and response["HX-Refresh"] == "true"
+    Match.objects.filter(pk=match.pk).update(status="finished", ending="ended")
+    response = coordinator_client.get(live_url(evening, match, match.version, 1))
+    assert response["HX-Refresh"] == "true"
+
+
+# --- dice ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("total", "wall"),
+    [(1, "E"), (5, "E"), (9, "E"), (13, "E"), (17, "E"), (2, "S"), (6, "S"), (10, "S")]
+    + [(14, "S"), (18, "S"), (3, "W"), (7, "W"), (11, "W"), (15, "W"), (4, "N"), (8, "N")]
+    + [(12, "N"), (16, "N")],
+)
+def test_the_dice_total_names_the_wall_counting_from_the_dealer(total, wall):
+    assert dice.wall_to_break(total) == wall
+
+
+@pytest.mark.parametrize("count", [2, 3])
+@pytest.mark.parametrize(
+    "names",
+    [
+        {"E": "Ann", "S": "Betty", "W": "Carol"},  # a table of three: nobody sits North
+        {"E": "Ann", "S": "Betty", "W": "Carol", "N": "Dot"},
+        {"E": "Eve", "S": "Ann", "W": "Betty", "N": "Carol"},  # five: Dot dreams this hand
+    ],
+)
+def test_a_throw_names_whose_wall_it_is(count, names):
+    for seed in range(60):
+        thrown = dice.throw(count, names, random.Random(seed))
+        assert len(thrown.dice) == count and all(1 <= d <= 6 for d in thrown.dice)
+        assert count <= thrown.total <= 6 * count
+        assert thrown.wall == dice.wall_to_break(thrown.total)
+        assert thrown.owner == names.get(thrown.wall)
+        sentence = thrown.sentence()
+        assert sentence.startswith(" + ".join(map(str, thrown.dice)) + f" = {thrown.total}: ")
+        if thrown.wall == "N" and "N" not in names:
+            assert sentence.endswith("break the North wall (nobody sits North)")
+        elif thrown.wall == "E":
+            assert sentence.endswith(f"break the dealer's wall ({names['E']}'s)")
+        else:
+            assert f"({names[thrown.wall]}'s)" in sentence
+
+
+def test_the_sentence_reads_as_the_issue_says():
+    thrown = dice.Throw(dice=(4, 6, 1), wall="W", owner="Carol")
+    assert thrown.sentence() == "4 + 6 + 1 = 11: break West's wall (Carol's)"
+    assert thrown.faces == "⚃ ⚅ ⚀"
+
+
+def test_only_two_or_three_dice(evening):
+    with pytest.raises(ValueError, match="2 or 3 dice"):
+        dice.throw(4, {})
+
+
+def test_dice_on_the_page_only_when_the_club_wants_them(coordinator_client, club, evening):
+    assert "Throw the dice" not in coordinator_client.get(url("table", evening)).content.decode()
+    assert coordinator_client.post(url("dice", evening), **HTMX).status_code == 404
+    club.show_dice, club.dice_count = True, 3
+    club.save()
+    assert "Throw the dice" in coordinator_client.get(url("table", evening)).content.decode()
+    response = coordinator_client.post(url("dice", evening), **HTMX)
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="dice"')
+    assert "wall" in html and html.count(" + ") == 2
+    assert not Hand.objects.exists()
+
+
+def test_the_dice_setting_is_on_the_settings_page(coordinator_client, club):
+    page = coordinator_client.get(reverse("club_settings")).content.decode()
+    assert "Show dice on the table page" in page and "Three dice" in page
+
+
+# --- the coordinator: start and end the evening ----------------------------------------
+
+
+def test_start_play_from_the_sessions_page(coordinator_client, club):
+    session = seated_session(club, sizes=(4, 4))
+    detail = reverse("club:session_detail", args=[session.pk])
+    assert "Start play at the tables" in coordinator_client.get(detail).content.decode()
+    response = coordinator_client.post(reverse("games:start", args=[session.pk]), follow=True)
+    html = response.content.decode()
+    assert "Play has started at 2 tables" in html
+    assert Match.objects.filter(session=session).in_play().count() == 2
+    assert "Hand 1, East round" in html and "End the evening" in html
+
+
+def test_the_session_page_shows_each_tables_progress(coordinator_client, evening):
+    match = match_at(evening, 3)
+    record_draw(match, 1)
+    coordinator_client.post(url("kong", evening, 3), {"hand": "2", "chair": "2", "kind": "discard"})
+    detail = coordinator_client.get(reverse("club:session_detail", args=[evening.pk]))
+    html = detail.content.decode()
+    winner = seated_members(evening, 3)[2].table_name
+    assert "Hand 2, East round" in html and f"Leading: {winner} (4)" in html
+    assert reverse("games:table", args=[evening.pk, 2]) in html
+
+
+def test_end_the_evening_asks_first_then_ends_every_match_and_closes(coordinator_client, evening):
+    end = reverse("games:end", args=[evening.pk])
+    confirm = coordinator_client.get(end).content.decode()
+    assert "3 tables are still playing" in confirm
+    assert Match.objects.in_play().count() == 3
+    coordinator_client.post(end)
+    evening.refresh_from_db()
+    assert evening.status == Session.Status.CLOSED
+    assert not Match.objects.in_play().exists()
+    assert set(Match.objects.values_list("ending", flat=True)) == {"closed"}
+
+
+@pytest.mark.parametrize(("name", "method"), [("start", "post"), ("end", "get"), ("end", "post")])
+def test_only_coordinators_start_and_end_play(client, member_client, club, name, method):
+    session = seated_session(club)
+    target = reverse(f"games:{name}", args=[session.pk])
+    response = getattr(client.__class__(), method)(target)
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+    assert getattr(member_client, method)(target).status_code == 403
+    assert not Match.objects.exists()
+    session.refresh_from_db()
+    assert session.status == Session.Status.PLANNED
+
+
+def test_a_seated_member_finds_their_table_on_the_home_page(client, evening):
+    login_as_seated(client, evening, 2, position=4)
+    html = client.get(reverse("home")).content.decode()
+    assert "Your table: record the hands" in html
+    assert reverse("games:table", args=[evening.pk, 2]) in html
+
+
+def test_no_table_link_for_a_member_not_playing(member_client, evening):
+    assert "record the hands" not in member_client.get(reverse("home")).content.decode()
+
+
+def test_no_table_link_once_the_evening_is_over(client, evening):
+    login_as_seated(client, evening, 1)
+    Match.objects.update(status="finished", ending="closed")
+    assert "record the hands" not in client.get(reverse("home")).content.decode()
