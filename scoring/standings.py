@@ -668,7 +668,8 @@ def records(club: Club, limit: int = 10) -> Records:
     """The club's highest hands (per rule set: points and faan do not compare), every
     limit hand, and the longest runs of hands won in a row at one table."""
     highest: dict[str, list[MatchResult]] = {}
-    best = (
+    # Only the ids are ranked (one narrow pass over the rows), then the top rows loaded.
+    top = (
         MatchResult.objects.filter(session__club=club, best_total__isnull=False)
         .annotate(
             row=Window(
@@ -676,6 +677,10 @@ def records(club: Club, limit: int = 10) -> Records:
             )
         )
         .filter(row__lte=limit)
+        .values("pk")
+    )
+    best = (
+        MatchResult.objects.filter(pk__in=Subquery(top))
         .select_related("member", "session", "best_hand", "match")
         .order_by("rules", "-best_total", "pk")
     )
