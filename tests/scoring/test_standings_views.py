@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from club.models import Club
+from club.models import Club, Session
 from tests.factories import MemberFactory
 from tests.scoring.standings_helpers import draw, play, session_on, win
 
@@ -236,3 +236,26 @@ def test_the_club_settings_save_the_standings_choices(coordinator_client, club):
     assert "Write four numbers" in coordinator_client.post("/settings/", data).content.decode()
     club.refresh_from_db()
     assert club.placing_points == "3-2-1-0"
+
+
+def test_the_room_display_polls_for_the_session_in_play(member_client, club, small):
+    people, sessions = small
+    tonight = session_on(club, datetime.date(2026, 2, 5), Session.Status.IN_PLAY, people[:4])
+    play(tonight, 3, people[:4], [win(2, 30, [-30, -30, 90, -30])], ending=None)
+    page = member_client.get("/standings/room/").content.decode()
+    assert 'hx-trigger="every 20s"' in page and "Provisional" in page
+    assert "Table 3" in page and "+90" in page
+    swap = member_client.get("/standings/room/", headers={"HX-Request": "true"}).content.decode()
+    assert swap.lstrip().startswith('<div id="room-body"') and "<html" not in swap
+
+
+def test_latest_evening_goes_to_the_last_session_played(member_client, club, small):
+    people, sessions = small
+    session_on(club, datetime.date(2026, 6, 1))  # planned, nothing played yet
+    response = member_client.get("/standings/evening/")
+    assert response["Location"] == f"/standings/evening/{sessions[-1].pk}/"
+
+
+def test_no_results_yet(member_client, club):
+    page = member_client.get("/standings/evening/")
+    assert page.status_code == 200 and b"No hands have been played yet" in page.content
