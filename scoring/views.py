@@ -63,6 +63,8 @@ def evening(request, club, pk):
     session = get_object_or_404(Session, pk=pk, club=club)
     evening = standings.evening_results(session, club)
     context = {"club": club, "evening": evening, "me": _me(request)}
+    if request.htmx:  # the page asking for fresh figures while play goes on
+        return render(request, "scoring/evening.html#evening-body", context)
     return render(request, "scoring/evening.html", context)
 
 

@@ -259,3 +259,17 @@ def test_latest_evening_goes_to_the_last_session_played(member_client, club, sma
 def test_no_results_yet(member_client, club):
     page = member_client.get("/standings/evening/")
     assert page.status_code == 200 and b"No hands have been played yet" in page.content
+
+
+def test_the_evening_updates_itself_only_while_provisional(member_client, club, small):
+    people, sessions = small
+    closed = member_client.get(f"/standings/evening/{sessions[0].pk}/").content.decode()
+    assert "Final results" in closed and "every 30s" not in closed
+    sessions[0].status = Session.Status.IN_PLAY
+    sessions[0].save()
+    page = member_client.get(f"/standings/evening/{sessions[0].pk}/").content.decode()
+    assert "Provisional" in page and 'hx-trigger="every 30s"' in page
+    swap = member_client.get(
+        f"/standings/evening/{sessions[0].pk}/", headers={"HX-Request": "true"}
+    )
+    assert swap.content.decode().lstrip().startswith('<div id="evening-body"')
