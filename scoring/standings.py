@@ -19,8 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
 from club.models import Club, Member, Session
@@ -28,6 +27,7 @@ from games import flow
 from games.models import Chair, Match
 from scoring.models import Hand, KongChips
 from scoring.results import MatchResult
+from scoring.rules import rule_set_choices
 from scoring.table_rules import match_ruleset
 
 # --- placings ---------------------------------------------------------------------------
@@ -629,18 +629,17 @@ def recent_hands(member: Member, limit: int = 10) -> list[Hand]:
 
 
 def limit_hands(club: Club, member: Member | None = None):
-    """Live hands worth their match's limit or more, with `winner_name`. The few results
-    with a limit hand are found first (an index holds only them), then their hands."""
-    holders = MatchResult.objects.filter(session__club=club, limit_hands__gt=0)
-    if member is not None:
-        holders = holders.filter(member=member)
+    """Live hands worth their match's limit or more, with `winner_name`: found from the
+    few results holding a limit hand (a partial index holds only them), each the winner's
+    own row, which carries the limit of the rules its match was played under."""
     return (
         Hand.objects.live()
         .filter(
-            match_id__in=holders.values("match_id"),
+            # one filter(): every condition on the same (the winner's) result row
+            match__results__limit_hands__gt=0,
             match__results__chair__number=F("winner"),
             total__gte=F("match__results__limit"),
-            # in the same filter(): the winner's own row, not any row of the match
+            match__session__club=club,
             **({"match__results__member": member} if member else {}),
         )
         .annotate(winner_name=F("match__results__member__table_name"))
@@ -668,20 +667,19 @@ def records(club: Club, limit: int = 10) -> Records:
     """The club's highest hands (per rule set: points and faan do not compare), every
     limit hand, and the longest runs of hands won in a row at one table."""
     highest: dict[str, list[MatchResult]] = {}
-    # Only the ids are ranked (one narrow pass over the rows), then the top rows loaded.
-    top = (
-        MatchResult.objects.filter(session__club=club, best_total__isnull=False)
-        .annotate(
-            row=Window(
-                RowNumber(), partition_by=[F("rules")], order_by=[F("best_total").desc(), F("pk")]
-            )
+    # Each rule set's top rows by a small uncorrelated subquery read in the order of the
+    # (rules, best_total) index, all four in one statement: no sort of every result.
+    tops = Q()
+    for rules, _ in rule_set_choices():
+        top = (
+            MatchResult.objects.filter(session__club=club, rules=rules, best_total__isnull=False)
+            .order_by("-best_total", "pk")
+            .values("pk")[:limit]
         )
-        .filter(row__lte=limit)
-        .values("pk")
-    )
+        tops |= Q(pk__in=top)
     best = (
-        MatchResult.objects.filter(pk__in=Subquery(top))
-        .select_related("member", "session", "best_hand", "match")
+        MatchResult.objects.filter(tops)
+        .select_related("member", "session", "match")
         .order_by("rules", "-best_total", "pk")
     )
     for result in best:
