@@ -659,7 +659,7 @@ def club_hands(club: Club):
 @dataclass
 class Records:
     highest: dict[str, list[MatchResult]]  # each member's best hand of a match
-    limit_hands: list[Hand]
+    limit_hands: list[dict]
     streaks: list[MatchResult]
 
 
@@ -684,11 +684,16 @@ def records(club: Club, limit: int = 10) -> Records:
     )
     for result in best:
         highest.setdefault(result.rules, []).append(result)
-    limits = list(limit_hands(club).order_by("-match__session__date", "-number"))
+    # Every limit hand of every season: plain rows (no model instances) keep a long list cheap.
+    limits = list(
+        limit_hands(club)
+        .order_by("-match__session__date", "-number")
+        .values("total", "number", "winner_name", "match__table_number", "match__session__date")
+    )
     streaks = list(
         MatchResult.objects.filter(session__club=club, longest_streak__gte=2)
         .select_related("member", "session")
-        .order_by("-longest_streak", "session__date")[:limit]
+        .order_by("-longest_streak", "pk")[:limit]  # the index's own order: earliest first
     )
     return Records(highest, limits, streaks)
 

@@ -202,7 +202,7 @@ def test_limit_hands_follow_each_matchs_own_limit(season):
     club, m, (s1, _, _) = season
     play(s1, 3, [m["F"], m["G"], m["H"], m["E"]], [win(2, 2000, [-2000, -2000, 6000, -2000])])
     rec = standings.records(club)
-    assert [(h.total, h.winner_name) for h in rec.limit_hands] == [(2000, "H")]
+    assert [(h["total"], h["winner_name"]) for h in rec.limit_hands] == [(2000, "H")]
     assert [h.total for h in standings.member_special_hands(m["H"], club)] == [2000]
     assert standings.member_special_hands(m["F"], club) == []
 
