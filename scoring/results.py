@@ -39,6 +39,7 @@ class MatchResult(models.Model):
     member = models.ForeignKey("club.Member", on_delete=models.PROTECT, related_name="+")
     result = models.IntegerField(default=0)
     hands_played = models.PositiveIntegerField(default=0)
+    match_hands = models.PositiveIntegerField(default=0)  # live hands at the table
     hands_won = models.PositiveIntegerField(default=0)
     best_total = models.PositiveIntegerField(null=True, blank=True)
     best_hand = models.ForeignKey(

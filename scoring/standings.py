@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
-from club.models import Club, Member, Session
+from club.models import Attendance, Club, Member, Session
 from games import flow
 from games.models import Chair, Match
 from scoring.models import Hand, KongChips
@@ -137,6 +137,7 @@ def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> lis
                 member_id=chair.member_id,
                 result=result[c],
                 hands_played=played[c],
+                match_hands=len(hands),
                 hands_won=won[c],
                 best_total=best[c].total if best[c] else None,
                 best_hand=best[c],
@@ -159,6 +160,7 @@ def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> lis
 _FIELDS = [
     "result",
     "hands_played",
+    "match_hands",
     "hands_won",
     "best_total",
     "best_hand",
@@ -395,7 +397,7 @@ def evening_results(session: Session, club: Club) -> Evening:
         row = rows.setdefault(chair.member_id, EveningRow(chair.member))
         if result is None:
             continue
-        table.hands = max(table.hands, result.hands_played)
+        table.hands = result.match_hands
         row.result += result.result
         row.hands_won += result.hands_won
         row.hands_played += result.hands_played
@@ -751,8 +753,6 @@ class AttendanceReport:
 def attendance_report(club: Club, season: Season) -> AttendanceReport:
     """Who came to each session of the season (checked in, whether or not they played),
     and each member's count against the sessions held so far."""
-    from club.models import Attendance
-
     sessions = list(season.sessions(club).filter(date__lte=timezone.localdate()).order_by("date"))
     by_session: dict[int, list[str]] = defaultdict(list)
     counts: dict[int, int] = defaultdict(int)

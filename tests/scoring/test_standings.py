@@ -180,6 +180,8 @@ def test_the_table_of_five_counts_who_sat_out(season):
         "D": (-10, 3, 0.75),
         "C": (-34, 3, 0.0),
     }
+    # The table played three hands, though nobody played all three.
+    assert [t.hands for t in standings.evening_results(s2, club).tables] == [3]
 
 
 def test_records_streaks_and_highest_hands(season):
