@@ -11,6 +11,7 @@ urlpatterns = [
     path("hands.csv", views.hands_csv, name="hands_csv"),
     path("evening/", views.latest_evening, name="latest_evening"),
     path("evening/<int:pk>/", views.evening, name="evening"),
+    path("evening/<int:pk>/results.csv", views.evening_csv, name="evening_csv"),
     path("members/<int:pk>/", views.member_page, name="member"),
     path("records/", views.records, name="records"),
     path("room/", views.room, name="room"),

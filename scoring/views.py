@@ -68,6 +68,29 @@ def evening(request, club, pk):
     return render(request, "scoring/evening.html", context)
 
 
+@standings_visible
+def evening_csv(request, club, pk):
+    session = get_object_or_404(Session, pk=pk, club=club)
+    evening = standings.evening_results(session, club)
+    header = ["Place", "Name", "Result", "Hands won", "Hands played", "Placing points"]
+    header += ["At the table", "Best hand"]
+    rows = [header]
+    for row in evening.rows:
+        rows.append(
+            [
+                row.rank,
+                row.member.table_name,
+                row.result,
+                row.hands_won,
+                row.hands_played,
+                _number(round(row.points, 2)),
+                "; ".join(row.placings),
+                row.best_total if row.best_total is not None else "",
+            ]
+        )
+    return _csv_response(f"results-{session.date.isoformat()}.csv", rows)
+
+
 def _leaderboard_context(request, club):
     season = _season(request, club)
     seasons = standings.seasons(club, timezone.localdate(), held_in=season)

@@ -176,6 +176,7 @@ def test_public_pages_show_no_contact_details_or_notes(client, club, small):
     urls = pages(people, sessions) + [
         "/standings/standings.csv?season=2026-01-01",
         "/standings/hands.csv?season=2026-01-01",
+        f"/standings/evening/{sessions[-1].pk}/results.csv",
     ]
     for url in urls:
         response = client.get(url)
@@ -273,3 +274,24 @@ def test_the_evening_updates_itself_only_while_provisional(member_client, club, 
         f"/standings/evening/{sessions[0].pk}/", headers={"HX-Request": "true"}
     )
     assert swap.content.decode().lstrip().startswith('<div id="evening-body"')
+
+
+def test_evening_csv(member_client, small):
+    people, sessions = small
+    response = member_client.get(f"/standings/evening/{sessions[0].pk}/results.csv")
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    assert rows[0] == [
+        "Place",
+        "Name",
+        "Result",
+        "Hands won",
+        "Hands played",
+        "Placing points",
+        "At the table",
+        "Best hand",
+    ]
+    assert len(rows) == 1 + len(people)
+    assert sum(int(row[2]) for row in rows[1:]) == 0  # every payment is someone's gain
+    assert (
+        rows[1][0] == "1" and rows[1][6].endswith("at table 1") or rows[1][6].endswith("at table 2")
+    )
