@@ -41,6 +41,7 @@ bench: install
 	$(BIN)/python bench/games_bench.py
 	$(BIN)/python bench/picker_bench.py
 	$(BIN)/python bench/corrections_bench.py
+	$(BIN)/python bench/standings_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

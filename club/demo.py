@@ -138,3 +138,12 @@ def load_demo(seed: int = 2026) -> Club:
     for step in DEMO_STEPS:
         step(club, rng)
     return club
+
+
+def demo_standings_settings(club: Club, rng: random.Random) -> None:
+    """Members who came to fewer than six of the ten evenings are listed unranked."""
+    club.min_sessions = 6
+    club.save(update_fields=["min_sessions"])
+
+
+DEMO_STEPS.append(demo_standings_settings)

@@ -42,7 +42,13 @@ class ClubSettingsForm(forms.ModelForm):
             "show_dice",
             "dice_count",
         ]
-        widgets = {"odd_tables": forms.RadioSelect, "dice_count": forms.RadioSelect}
+        fields += ["standings_ranking", "placing_points", "min_sessions", "standings_visibility"]
+        widgets = {
+            "odd_tables": forms.RadioSelect,
+            "dice_count": forms.RadioSelect,
+            "standings_ranking": forms.RadioSelect,
+            "standings_visibility": forms.RadioSelect,
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -51,6 +57,8 @@ class ClubSettingsForm(forms.ModelForm):
             rule_set = self.instance.rule_set
         self.rule_set_name = rule_set
         self.fields["dice_count"].required = False
+        for name in self.STANDINGS_FIELDS:
+            self.fields[name].required = False
         ruleset = get_ruleset(rule_set)
         same_rules = rule_set == self.instance.rule_set
         saved_options = self.instance.rule_options if same_rules else {}
@@ -71,6 +79,33 @@ class ClubSettingsForm(forms.ModelForm):
     def clean_dice_count(self):
         # Only asked for when the dice are shown; an absent choice keeps the saved one.
         return self.cleaned_data.get("dice_count") or self.instance.dice_count
+
+    STANDINGS_FIELDS = (
+        "standings_ranking",
+        "placing_points",
+        "min_sessions",
+        "standings_visibility",
+    )
+
+    def _clean_standings(self, name: str):
+        # Left out of a post (an older page, a script): the saved choice stays.
+        value = self.cleaned_data.get(name)
+        return getattr(self.instance, name) if value in (None, "") else value
+
+    def clean_standings_ranking(self):
+        return self._clean_standings("standings_ranking")
+
+    def clean_placing_points(self):
+        return self._clean_standings("placing_points")
+
+    def clean_min_sessions(self):
+        return self._clean_standings("min_sessions")
+
+    def clean_standings_visibility(self):
+        return self._clean_standings("standings_visibility")
+
+    def standings_fields(self):
+        return [self["standings_ranking"], self["standings_visibility"]]
 
     def option_fields(self):
         return [self[name] for name in self.fields if name.startswith(OPTION_PREFIX)]

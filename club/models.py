@@ -17,6 +17,27 @@ from club.seating.planner import SeatingError, Wind
 from scoring.rules import rule_set_choices, starting_tally
 
 
+def parse_placing_points(text: str) -> list[float]:
+    """ "4-2-1-0" -> [4, 2, 1, 0]: the points for 1st, 2nd, 3rd and 4th at a table."""
+    parts = [part.strip() for part in str(text).replace(",", "-").split("-")]
+    try:
+        points = [float(part) for part in parts]
+    except ValueError:
+        points = []
+    if len(points) != 4 or any(p < 0 or p > 1000 for p in points):
+        raise ValidationError(
+            "Write four numbers from 0 to 1000 separated by dashes, for 1st, 2nd, 3rd and "
+            "4th place, e.g. 4-2-1-0."
+        )
+    if points != sorted(points, reverse=True):
+        raise ValidationError("1st place must get at least as many points as 2nd, and so on.")
+    return points
+
+
+def validate_placing_points(text: str) -> None:
+    parse_placing_points(text)
+
+
 class ClubQuerySet(models.QuerySet):
     def current(self) -> "Club":
         """The club of this installation (an installation serves one club), created on first use."""
@@ -63,10 +84,49 @@ class Club(models.Model):
         help_text="Leave empty if the season follows the calendar year (from 1 January).",
     )
 
+    # --- Standings (scoring/standings.py reads these) ---
+    class Ranking(models.TextChoices):
+        TOTAL = "total", "Total over the season"
+        AVERAGE = "average", "Average per session played"
+        PLACINGS = "placings", "Placing points (fair when tables play different numbers of hands)"
+
+    class Visibility(models.TextChoices):
+        MEMBERS = "members", "Members only (log in to see them)"
+        PUBLIC = "public", "Anyone with the link (read only, names and results only)"
+
+    standings_ranking = models.CharField(
+        "rank the season's standings by",
+        max_length=10,
+        choices=Ranking.choices,
+        default=Ranking.TOTAL,
+    )
+    placing_points = models.CharField(
+        "points for 1st, 2nd, 3rd and 4th at a table",
+        max_length=40,
+        default="4-2-1-0",
+        help_text="Four numbers separated by dashes, e.g. 4-2-1-0.",
+        validators=[validate_placing_points],
+    )
+    min_sessions = models.PositiveSmallIntegerField(
+        "sessions needed to be ranked",
+        default=0,
+        help_text="Members who played fewer sessions are listed, but without a rank.",
+    )
+    standings_visibility = models.CharField(
+        "who can see results and standings",
+        max_length=10,
+        choices=Visibility.choices,
+        default=Visibility.MEMBERS,
+    )
+
     objects = ClubQuerySet.as_manager()
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def placing_points_list(self) -> list[float]:
+        return parse_placing_points(self.placing_points)
 
     @property
     def effective_starting_tally(self) -> int:

@@ -42,7 +42,7 @@ urlpatterns = [
     ),
     path("club/", include("club.urls")),
     path("play/", include("games.urls")),
-    path("scoring/", include("scoring.urls")),
+    path("", include("scoring.urls")),
     path("api/score/", practice_views.api_score, name="api_score"),
     path("admin/", admin.site.urls),
 ]

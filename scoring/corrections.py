@@ -26,6 +26,7 @@ from games.start import finish
 from scoring import table_rules
 from scoring.models import Correction, Hand, KongChips
 from scoring.recording import RecordingError, Win
+from scoring.standings import refresh_match
 
 REASON_MAX = Correction._meta.get_field("reason").max_length
 
@@ -234,6 +235,9 @@ def rederive(
 
 
 def _move_status(match: Match, after) -> None:
+    """After the hands changed: the standings' rows follow, and the match opens or ends
+    where the flow now says."""
+    refresh_match(match)
     if after.over:
         # A match already ended (the evening closed, the table changed) keeps its ending.
         if match.is_in_play:

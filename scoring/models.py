@@ -226,3 +226,7 @@ class Correction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} hand {self.hand_number} of {self.match}"
+
+
+# Derived per-chair results, kept in step with the hands (see scoring/standings.py).
+from scoring.results import MatchResult  # noqa: E402, F401

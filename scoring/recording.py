@@ -18,6 +18,7 @@ from games.models import Match
 from games.start import finish
 from scoring import table_rules
 from scoring.models import Hand, KongChips
+from scoring.standings import refresh_match
 
 # The reason an undo at the table gives; a hand voided for any other reason was corrected.
 UNDONE_REASON = "Undone at the table"
@@ -90,6 +91,7 @@ def _save(match: Match, hand: Hand) -> Hand:
             hand.save()
     except IntegrityError as error:  # the same hand number, saved a moment ago
         raise AlreadyRecorded(f"Hand {hand.number} is already recorded.") from error
+    refresh_match(match)
     after = match.replay()[-1]
     if after.over:
         finish(match, Match.Ending.FLOW)
@@ -195,6 +197,7 @@ def record_kong(match: Match, hand_number: int, chair: int, kind: str, by=None) 
     except table_rules.TotalRefused as error:
         raise RecordingError(str(error)) from error
     kong.save()
+    refresh_match(match)
     match.version += 1
     match.save(update_fields=["version"])
     return kong
@@ -216,6 +219,7 @@ def undo_last_hand(match: Match, hand_number: int, by=None) -> Hand:
     last.voided_by = by
     last.void_reason = UNDONE_REASON
     last.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    refresh_match(match)
     if not match.is_in_play:  # undoing the hand that ended the match opens it again
         match.status, match.ending, match.finished_at = Match.Status.IN_PLAY, "", None
     match.version += 1

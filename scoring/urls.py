@@ -1,17 +1,37 @@
-"""Scoring pages, mounted under /scoring/ (the API under /api/score/): practice with the tile
-picker; a match's scoresheet, corrections and paper sheet; a session's changes and blank
-score sheets."""
+"""Scoring pages, mounted at the site's root with their own prefixes: /scoring/ (practice
+with the tile picker; a match's scoresheet, corrections and paper sheet; a session's
+changes and blank score sheets) and /standings/ (results, standings, records, exports).
+The scoring API is /api/score/ (config/urls.py)."""
 
 from django.urls import path
 
-from scoring.views import practice, scoresheets
+from scoring.views import practice, scoresheets, standings
 
 app_name = "scoring"
 urlpatterns = [
-    path("practice/", practice.practice, name="practice"),
-    path("matches/<int:pk>/", scoresheets.scoresheet_page, name="scoresheet"),
-    path("matches/<int:pk>/hands/<int:number>/correct/", scoresheets.correct, name="correct"),
-    path("matches/<int:pk>/paper/", scoresheets.paper, name="paper"),
-    path("sessions/<int:pk>/changes/", scoresheets.changes, name="changes"),
-    path("sessions/<int:pk>/blank-sheets/", scoresheets.blank_sheets, name="blank_sheets"),
+    path("scoring/practice/", practice.practice, name="practice"),
+    path("scoring/matches/<int:pk>/", scoresheets.scoresheet_page, name="scoresheet"),
+    path(
+        "scoring/matches/<int:pk>/hands/<int:number>/correct/",
+        scoresheets.correct,
+        name="correct",
+    ),
+    path("scoring/matches/<int:pk>/paper/", scoresheets.paper, name="paper"),
+    path("scoring/sessions/<int:pk>/changes/", scoresheets.changes, name="changes"),
+    path(
+        "scoring/sessions/<int:pk>/blank-sheets/",
+        scoresheets.blank_sheets,
+        name="blank_sheets",
+    ),
+    path("standings/", standings.leaderboard, name="leaderboard"),
+    path("standings/standings.csv", standings.leaderboard_csv, name="leaderboard_csv"),
+    path("standings/hands.csv", standings.hands_csv, name="hands_csv"),
+    path("standings/evening/", standings.latest_evening, name="latest_evening"),
+    path("standings/evening/<int:pk>/", standings.evening, name="evening"),
+    path("standings/evening/<int:pk>/results.csv", standings.evening_csv, name="evening_csv"),
+    path("standings/members/<int:pk>/", standings.member_page, name="member"),
+    path("standings/records/", standings.records, name="records"),
+    path("standings/room/", standings.room, name="room"),
+    path("standings/attendance/", standings.attendance, name="attendance"),
+    path("standings/attendance.csv", standings.attendance_csv, name="attendance_csv"),
 ]

@@ -144,6 +144,14 @@ def test_coordinator_pages_pass_axe_and_have_big_targets(live_server, browser, d
         f"/club/sessions/{tonight.pk}/",
         f"/club/sessions/{tonight.pk}/check-in/",
         "/accounts/password/",
+        # Results and standings (tonight in play: provisional figures on the room display)
+        "/standings/",
+        "/standings/?sort=win_rate&dir=desc",
+        "/standings/evening/",
+        f"/standings/members/{member.pk}/",
+        "/standings/records/",
+        "/standings/attendance/",
+        "/standings/room/",
     ]:
         problems += problems_on(page, base + path)
     assert problems == []
@@ -160,4 +168,7 @@ def test_member_and_public_pages_pass_axe_and_have_big_targets(live_server, brow
     page.locator(".picker-tiles").get_by_role("button", name="East wind", exact=True).click()
     expect(page.locator(".picker-error")).to_be_visible()
     problems += problems_here(page, base + "/scoring/practice/ (a hand being built)")
+    member = Member.objects.get(user__username=MEMBER_LOGIN[0])
+    for path in ["/standings/", "/standings/evening/", f"/standings/members/{member.pk}/"]:
+        problems += problems_on(page, base + path)
     assert problems == []

@@ -107,6 +107,10 @@ def test_member_and_public_pages_keep_to_the_policy(live_server, browser, demo_c
         "/",
         f"/club/sessions/{tonight.pk}/seating/",
         f"/club/sessions/{tonight.pk}/seating/print/",
+        "/standings/",
+        "/standings/evening/",
+        "/standings/records/",
+        "/standings/room/",
     ]:
         visit(watcher, base + path)
     assert watcher.problems == []

@@ -262,3 +262,21 @@ def test_a_match_that_ended_when_the_table_changed_keeps_that_ending(club):
     correct_hand(match, 4, Win(3, "wall", None, 3), "Dot went out")  # now a full round
     match.refresh_from_db()
     assert (match.status, match.ending) == ("finished", "table_changed")
+
+
+def test_corrections_and_paper_sheets_keep_the_standings_in_step(club):
+    """The standings' stored rows after a correction and after a typed-in sheet are exactly
+    what a rebuild from the hands gives."""
+    from scoring import standings
+    from scoring.corrections import record_sheet
+    from scoring.results import MatchResult
+
+    first, second = _matches(club, count=2)
+    _play(first, PLAYED)
+    correct_hand(first, 2, Win(3, "wall", None, 12), "Dot went out, not a draw")
+    record_sheet(second, [Win(1, "discard", 0, 12), Draw(), Win(2, "wall", None, 20)])
+    fields = ["chair_id", "result", "hands_played", "hands_won", "best_total", "place"]
+    kept = sorted(MatchResult.objects.values_list(*fields))
+    assert kept
+    standings.rebuild_results()
+    assert sorted(MatchResult.objects.values_list(*fields)) == kept

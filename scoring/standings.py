@@ -1,0 +1,778 @@
+"""Results and standings: keeping each chair's match figures in step with the hands, and
+the queries behind the evening's results, the season's leaderboard, member pages and
+the club's records.
+
+Writes: `refresh_match` runs inside the transaction that records, voids or undoes a hand
+(scoring.recording calls it), so `MatchResult` never disagrees with the hands that count.
+`rebuild_results` recomputes everything from the hands (the management command
+`rebuild_standings`, and data loaded without the recording functions).
+
+Reads: every page is a fixed handful of queries however many seasons the club has played:
+the sums run in the database over `MatchResult` (a row per chair per match), and only the
+rows of one page (one evening, one season's members) come back to Python.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum
+from django.utils import timezone
+
+from club.models import Attendance, Club, Member, Session
+from games import flow
+from games.models import Chair, Match
+from scoring.models import Hand, KongChips
+from scoring.results import MatchResult
+from scoring.rules import rule_set_choices
+from scoring.table_rules import match_ruleset
+
+# --- placings ---------------------------------------------------------------------------
+
+PLACES = 4  # placing points are given for 1st to 4th
+
+
+def _position_shares(position: int, size: int) -> list[float]:
+    """How much of each of 1st..4th place the `position`-th (from 1) of `size` players earns.
+
+    The first always earns 1st place and the last 4th place; those between are spread
+    evenly (at a table of five the 2nd earns 3/4 of 2nd and 1/4 of 1st), so every table
+    shares out the same points on average whether it seats three, four or five."""
+    shares = [0.0] * PLACES
+    if size <= 1:
+        shares[0] = 1.0
+        return shares
+    q = (position - 1) * (PLACES - 1) / (size - 1)  # 0 = 1st .. 3 = 4th
+    low = int(q)
+    frac = q - low
+    shares[low] += 1 - frac
+    if frac:
+        shares[low + 1] += frac
+    return shares
+
+
+def placings(results: list[int]) -> list[tuple[int, bool, list[float]]]:
+    """For each player's result at one table: their place (tied players share the best
+    of the places they cover), whether they tied, and their shares of 1st..4th place
+    (tied players share the points of the places they cover)."""
+    size = len(results)
+    order = sorted(range(size), key=lambda chair: -results[chair])
+    out: list[tuple[int, bool, list[float]]] = [(0, False, [])] * size
+    start = 0
+    while start < size:
+        end = start
+        while end + 1 < size and results[order[end + 1]] == results[order[start]]:
+            end += 1
+        positions = range(start + 1, end + 2)
+        shares = [0.0] * PLACES
+        for position in positions:
+            for place, share in enumerate(_position_shares(position, size)):
+                shares[place] += share / len(positions)
+        for chair in order[start : end + 1]:
+            out[chair] = (start + 1, end > start, shares)
+        start = end + 1
+    return out
+
+
+# --- keeping MatchResult in step ----------------------------------------------------------
+
+
+def _limit(match: Match) -> int | None:
+    ruleset = match_ruleset(match)
+    if not ruleset.limit_option:
+        return None
+    return ruleset.option_defaults[ruleset.limit_option]
+
+
+def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> list[MatchResult]:
+    size = len(chairs)
+    result = [0] * size
+    played = [0] * size
+    won = [0] * size
+    best: list[Hand | None] = [None] * size
+    streak = [0] * size
+    run = [0] * size
+    limits = [0] * size
+    limit = _limit(match)
+    sitting_out: list[int | None] = [None] * len(hands)
+    if size == 5:  # the Dreamer sits out one hand in five: the flow says which
+        try:
+            states = match.replay(hands)
+            sitting_out = [state.sitting_out for state in states[: len(hands)]]
+        except flow.FlowError:
+            pass
+    for hand, out in zip(hands, sitting_out, strict=True):
+        payments = hand.payments
+        for chair in range(size):
+            result[chair] += payments[chair]
+            if chair == out:
+                continue  # sitting out neither plays nor breaks a run of wins
+            played[chair] += 1
+            if hand.winner == chair:
+                won[chair] += 1
+                run[chair] += 1
+                streak[chair] = max(streak[chair], run[chair])
+                if limit is not None and hand.total >= limit:
+                    limits[chair] += 1
+                if best[chair] is None or hand.total > best[chair].total:
+                    best[chair] = hand
+            else:
+                run[chair] = 0
+    for kong in kongs:
+        for chair, paid in enumerate(kong.payments[:size]):
+            result[chair] += paid
+    places = placings(result)
+    rows = []
+    for chair in chairs:
+        c = chair.number
+        place, tied, shares = places[c]
+        rows.append(
+            MatchResult(
+                chair=chair,
+                match=match,
+                session_id=match.session_id,
+                member_id=chair.member_id,
+                result=result[c],
+                hands_played=played[c],
+                match_hands=len(hands),
+                hands_won=won[c],
+                best_total=best[c].total if best[c] else None,
+                best_hand=best[c],
+                longest_streak=streak[c],
+                limit=limit,
+                rules=match.rules,
+                limit_hands=limits[c],
+                table_size=size,
+                place=place,
+                tied=tied,
+                first=shares[0],
+                second=shares[1],
+                third=shares[2],
+                fourth=shares[3],
+            )
+        )
+    return rows
+
+
+_FIELDS = [
+    "result",
+    "hands_played",
+    "match_hands",
+    "hands_won",
+    "best_total",
+    "best_hand",
+    "longest_streak",
+    "limit",
+    "limit_hands",
+    "rules",
+    "table_size",
+    "place",
+    "tied",
+    "first",
+    "second",
+    "third",
+    "fourth",
+]
+
+
+def _save_rows(rows: list[MatchResult]) -> None:
+    existing = dict(
+        MatchResult.objects.filter(chair__in=[row.chair for row in rows]).values_list(
+            "chair_id", "pk"
+        )
+    )
+    new, old = [], []
+    for row in rows:
+        row.pk = existing.get(row.chair.pk)
+        (old if row.pk else new).append(row)
+    MatchResult.objects.bulk_create(new, batch_size=500)
+    MatchResult.objects.bulk_update(old, _FIELDS, batch_size=500)
+
+
+def _reweigh(session_ids, member_ids=None) -> None:
+    """Each member's placing counts once per evening: when their table changed during the
+    evening, each match weighs by the share of their hands played in it."""
+    rows = MatchResult.objects.filter(session_id__in=session_ids)
+    if member_ids is not None:
+        rows = rows.filter(member_id__in=member_ids)
+    rows = list(rows.only("pk", "session_id", "member_id", "hands_played", "weight"))
+    hands = defaultdict(int)
+    count = defaultdict(int)
+    for row in rows:
+        hands[row.session_id, row.member_id] += row.hands_played
+        count[row.session_id, row.member_id] += 1
+    changed = []
+    for row in rows:
+        key = row.session_id, row.member_id
+        weight = row.hands_played / hands[key] if hands[key] else 1.0 / count[key]
+        if row.weight != weight:
+            row.weight = weight
+            changed.append(row)
+    MatchResult.objects.bulk_update(changed, ["weight"], batch_size=500)
+
+
+def refresh_match(match: Match) -> None:
+    """Recompute the match's rows from its live hands and kong chips. Call it inside the
+    transaction that changed them."""
+    chairs = list(match.chairs.order_by("number"))
+    hands = list(match.hands.live().order_by("number"))
+    kongs = list(match.kong_chips.filter(voided_at__isnull=True))
+    _save_rows(_figures(match, chairs, hands, kongs))
+    _reweigh([match.session_id], [chair.member_id for chair in chairs])
+
+
+@transaction.atomic
+def rebuild_results(matches=None) -> int:
+    """Recompute the rows of `matches` (all matches by default) from their hands, in bulk.
+    Returns how many matches were done."""
+    matches = list((matches if matches is not None else Match.objects.all()).order_by("pk"))
+    ids = [m.pk for m in matches]
+    chairs, hands, kongs = defaultdict(list), defaultdict(list), defaultdict(list)
+    for start in range(0, len(ids), 500):
+        batch = ids[start : start + 500]
+        for chair in Chair.objects.filter(match_id__in=batch).order_by("number"):
+            chairs[chair.match_id].append(chair)
+        for hand in Hand.objects.live().filter(match_id__in=batch).order_by("number"):
+            hands[hand.match_id].append(hand)
+        for kong in KongChips.objects.filter(match_id__in=batch, voided_at__isnull=True):
+            kongs[kong.match_id].append(kong)
+    rows = []
+    for match in matches:
+        match._chairs = chairs[match.pk]
+        match._chair_count = len(chairs[match.pk])
+        rows += _figures(match, chairs[match.pk], hands[match.pk], kongs[match.pk])
+    MatchResult.objects.filter(match_id__in=ids).delete()
+    MatchResult.objects.bulk_create(rows, batch_size=500)
+    _reweigh({m.session_id for m in matches})
+    return len(matches)
+
+
+# --- seasons ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Season:
+    start: datetime.date
+    end: datetime.date  # the next season's first day
+    held: int | None = field(default=None, compare=False)  # sessions played, when counted
+
+    @classmethod
+    def containing(cls, club: Club, date: datetime.date) -> Season:
+        start = club.season_start_for(date)
+        return cls(start, club.season_start_for(start + datetime.timedelta(days=366)))
+
+    @property
+    def key(self) -> str:
+        return self.start.isoformat()
+
+    @property
+    def label(self) -> str:
+        if self.start.month == 1 and self.start.day == 1:
+            return f"{self.start.year}"
+        return f"{self.start.year}–{str(self.end.year)[-2:]}"
+
+    def sessions(self, club: Club):
+        return Session.objects.filter(club=club, date__gte=self.start, date__lt=self.end)
+
+
+def seasons(club: Club, today: datetime.date, held_in: Season | None = None) -> list[Season]:
+    """Every season with a session, latest first, and always this season. With `held_in`,
+    the same query counts the sessions played in that season (`held_in.held`)."""
+    counts = {}
+    if held_in is not None:
+        in_season = Q(date__gte=held_in.start, date__lt=held_in.end, matches__isnull=False)
+        counts["held"] = Count("pk", filter=in_season, distinct=True)
+    span = Session.objects.filter(club=club).aggregate(
+        first=Min("date"), last=Max("date"), **counts
+    )
+    if held_in is not None:
+        held_in.held = span["held"]
+    return seasons_between(club, span["first"], span["last"], today)
+
+
+def seasons_between(club: Club, first, last, today: datetime.date) -> list[Season]:
+    first = first or today
+    last = max(last or today, today)
+    found = []
+    season = Season.containing(club, first)
+    while season.start <= last:
+        found.append(season)
+        season = Season.containing(club, season.end)
+    return found[::-1]
+
+
+def with_season_span(members, season: Season):
+    """Members annotated with the club's first and last session dates and the sessions
+    played in `season` (`first_date`, `last_date`, `held`), for the season picker in the
+    same query as the member."""
+    sessions = Session.objects.filter(club=OuterRef("club")).order_by()
+    held = (
+        sessions.filter(date__gte=season.start, date__lt=season.end, matches__isnull=False)
+        .values("club")
+        .annotate(n=Count("pk", distinct=True))
+        .values("n")
+    )
+    return members.annotate(
+        first_date=Subquery(sessions.order_by("date").values("date")[:1]),
+        last_date=Subquery(sessions.order_by("-date").values("date")[:1]),
+        held=Subquery(held),
+    )
+
+
+def season_from_key(club: Club, key: str | None, today: datetime.date) -> Season:
+    try:
+        date = datetime.date.fromisoformat(key) if key else today
+    except ValueError:
+        date = today
+    return Season.containing(club, date)
+
+
+# --- the evening's results -----------------------------------------------------------
+
+
+@dataclass
+class EveningRow:
+    member: Member
+    result: int = 0
+    hands_won: int = 0
+    hands_played: int = 0
+    best_total: int | None = None
+    points: float = 0.0
+    placings: list[str] = field(default_factory=list)
+    rank: int | None = None
+
+
+@dataclass
+class EveningTable:
+    number: int
+    match: Match
+    players: list[tuple[Chair, MatchResult | None]]
+    hands: int
+
+    @property
+    def winners(self) -> list[Member]:
+        results = [result.result for _, result in self.players if result]
+        if not results or not self.hands:
+            return []
+        top = max(results)
+        return [chair.member for chair, result in self.players if result and result.result == top]
+
+
+@dataclass
+class Evening:
+    session: Session
+    rows: list[EveningRow]
+    tables: list[EveningTable]
+
+    @property
+    def provisional(self) -> bool:
+        return not self.session.is_closed
+
+
+def _points(result: MatchResult, points: list[float]) -> float:
+    shares = (result.first, result.second, result.third, result.fourth)
+    return sum(share * p for share, p in zip(shares, points, strict=True))
+
+
+def evening_results(session: Session, club: Club) -> Evening:
+    """Each member's result for the evening (all their matches added up) and each table.
+    Two queries: the chairs with their results, and the hands played per match."""
+    points = club.placing_points_list
+    chairs = list(
+        Chair.objects.filter(match__session=session)
+        .select_related("member", "match", "result")
+        .order_by("match__table_number", "match__started_at", "match_id", "number")
+    )
+    tables: dict[int, EveningTable] = {}
+    rows: dict[int, EveningRow] = {}
+    for chair in chairs:
+        result = getattr(chair, "result", None)
+        table = tables.setdefault(
+            chair.match_id, EveningTable(chair.match.table_number, chair.match, [], 0)
+        )
+        table.players.append((chair, result))
+        row = rows.setdefault(chair.member_id, EveningRow(chair.member))
+        if result is None:
+            continue
+        table.hands = result.match_hands
+        row.result += result.result
+        row.hands_won += result.hands_won
+        row.hands_played += result.hands_played
+        row.points += result.weight * _points(result, points)
+        if result.best_total is not None:
+            row.best_total = max(row.best_total or 0, result.best_total)
+        if result.hands_played:
+            row.placings.append(
+                f"{result.place_text} of {result.table_size} at table {table.number}"
+            )
+    ranked = sorted(rows.values(), key=_evening_key(club), reverse=True)
+    _rank(ranked, _evening_key(club))
+    return Evening(session, ranked, list(tables.values()))
+
+
+def _evening_key(club: Club):
+    if club.standings_ranking == Club.Ranking.PLACINGS:
+        return lambda row: (round(row.points, 6), row.result)
+    return lambda row: (row.result,)
+
+
+def _rank(rows, key) -> None:
+    """Standard competition ranking: equal keys share a rank (1, 2, 2, 4)."""
+    previous = None
+    for index, row in enumerate(rows, start=1):
+        value = key(row)
+        if value != previous:
+            rank = index
+        row.rank = rank
+        previous = value
+
+
+# --- the season's leaderboard -------------------------------------------------------------
+
+
+@dataclass
+class LeaderRow:
+    member_id: int
+    name: str
+    sessions: int
+    total: int
+    hands_played: int
+    hands_won: int
+    points: float
+    best_total: int | None
+    user_id: int | None = None
+    rank: int | None = None
+
+    @property
+    def average(self) -> float:
+        return self.total / self.sessions if self.sessions else 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return 100 * self.hands_won / self.hands_played if self.hands_played else 0.0
+
+
+# Columns the leaderboard can be sorted by: (key, heading).
+COLUMNS = [
+    ("rank", "Place"),
+    ("name", "Name"),
+    ("total", "Total"),
+    ("average", "Average"),
+    ("sessions", "Sessions"),
+    ("won", "Hands won"),
+    ("win_rate", "Win rate"),
+    ("points", "Placing points"),
+    ("best", "Best hand"),
+]
+_SORT_KEYS = {
+    "name": lambda row: row.name.lower(),
+    "total": lambda row: row.total,
+    "average": lambda row: row.average,
+    "sessions": lambda row: row.sessions,
+    "won": lambda row: row.hands_won,
+    "win_rate": lambda row: row.win_rate,
+    "points": lambda row: row.points,
+    "best": lambda row: row.best_total or 0,
+}
+_RANKING_KEYS = {
+    Club.Ranking.TOTAL: lambda row: (row.total, row.points),
+    Club.Ranking.AVERAGE: lambda row: (round(row.average, 6), row.total),
+    Club.Ranking.PLACINGS: lambda row: (round(row.points, 6), row.total),
+}
+
+
+@dataclass
+class Leaderboard:
+    season: Season
+    sessions_held: int
+    ranked: list[LeaderRow]
+    unranked: list[LeaderRow]
+    sort: str
+    descending: bool
+
+    @property
+    def rows(self) -> list[LeaderRow]:
+        return self.ranked + self.unranked
+
+
+def season_results(club: Club, season: Season):
+    """The season's MatchResult rows of the club, summed per member in the database."""
+    points = club.placing_points_list
+    placing = (
+        F("first") * points[0]
+        + F("second") * points[1]
+        + F("third") * points[2]
+        + F("fourth") * points[3]
+    )
+    return (
+        MatchResult.objects.filter(
+            session__club=club, session__date__gte=season.start, session__date__lt=season.end
+        )
+        .values("member_id", "member__table_name", "member__user_id")
+        .annotate(
+            total=Sum("result"),
+            sessions=Count("session_id", distinct=True),
+            played=Sum("hands_played"),
+            won=Sum("hands_won"),
+            points=Sum(F("weight") * placing),
+            best=Max("best_total"),
+        )
+        .order_by()
+    )
+
+
+def leaderboard(
+    club: Club, season: Season, sort: str = "rank", descending: bool | None = None
+) -> Leaderboard:
+    """The season's standings: ranked by the club's chosen figure among those who played
+    the minimum number of sessions, then the others. One query once `seasons()` has
+    counted the sessions held (`season.held`), two otherwise."""
+    held = season.held
+    if held is None:
+        held = season.sessions(club).filter(matches__isnull=False).distinct().count()
+    rows = [
+        LeaderRow(
+            member_id=r["member_id"],
+            name=r["member__table_name"],
+            sessions=r["sessions"],
+            total=r["total"] or 0,
+            hands_played=r["played"] or 0,
+            hands_won=r["won"] or 0,
+            points=r["points"] or 0.0,
+            best_total=r["best"],
+            user_id=r["member__user_id"],
+        )
+        for r in season_results(club, season)
+    ]
+    ranking = _RANKING_KEYS[club.standings_ranking]
+    rows.sort(key=lambda row: row.name.lower())
+    rows.sort(key=ranking, reverse=True)
+    ranked = [row for row in rows if row.sessions >= club.min_sessions]
+    unranked = [row for row in rows if row.sessions < club.min_sessions]
+    _rank(ranked, ranking)
+    if sort not in _SORT_KEYS:
+        sort = "rank"
+    if descending is None:
+        descending = sort not in ("rank", "name")
+    if sort == "rank":
+        if descending:
+            ranked.reverse()
+    else:
+        key = _SORT_KEYS[sort]
+        ranked.sort(key=key, reverse=descending)
+        unranked.sort(key=key, reverse=descending)
+    return Leaderboard(season, held, ranked, unranked, sort, descending)
+
+
+# --- member page ---------------------------------------------------------------------------
+
+
+def member_sessions(member: Member, season: Season):
+    """The member's result per session of the season, oldest first (one query)."""
+    return (
+        MatchResult.objects.filter(
+            member=member, session__date__gte=season.start, session__date__lt=season.end
+        )
+        .values("session_id", "session__date")
+        .annotate(
+            result=Sum("result"),
+            won=Sum("hands_won"),
+            played=Sum("hands_played"),
+            best=Max("best_total"),
+        )
+        .order_by("session__date")
+    )
+
+
+def played_with_most(member: Member, limit: int = 5):
+    """Who sat at the member's tables on the most evenings."""
+    return (
+        Chair.objects.filter(match__chairs__member=member)
+        .exclude(member=member)
+        .values("member_id", "member__table_name")
+        .annotate(evenings=Count("match__session", distinct=True))
+        .order_by("-evenings", "member__table_name")[:limit]
+    )
+
+
+def winner_name():
+    """An annotation: the table name of a hand's winner."""
+    return Subquery(
+        Chair.objects.filter(match=OuterRef("match"), number=OuterRef("winner")).values(
+            "member__table_name"
+        )[:1]
+    )
+
+
+def recent_hands(member: Member, limit: int = 10) -> list[Hand]:
+    """The last hands the member played, each with `my_payment` (what they won or paid)."""
+    hands = list(
+        Hand.objects.live()
+        .filter(
+            # only the member's latest matches: never a sort of every hand they played
+            match_id__in=MatchResult.objects.filter(member=member)
+            .order_by("-session__date", "-match_id")
+            .values("match_id")[:limit],
+            match__chairs__member=member,
+        )
+        .annotate(my_chair=F("match__chairs__number"), winner_name=winner_name())
+        .select_related("match__session")
+        .order_by("-match__session__date", "-match__started_at", "-number")[:limit]
+    )
+    for hand in hands:
+        hand.my_payment = hand.payments[hand.my_chair]
+    return hands
+
+
+# --- club records ----------------------------------------------------------------------------
+
+
+def limit_hands(club: Club, member: Member | None = None):
+    """Live hands worth their match's limit or more, with `winner_name`: found from the
+    few results holding a limit hand (a partial index holds only them), each the winner's
+    own row, which carries the limit of the rules its match was played under."""
+    return (
+        Hand.objects.live()
+        .filter(
+            # one filter(): every condition on the same (the winner's) result row
+            match__results__limit_hands__gt=0,
+            match__results__chair__number=F("winner"),
+            total__gte=F("match__results__limit"),
+            match__session__club=club,
+            **({"match__results__member": member} if member else {}),
+        )
+        .annotate(winner_name=F("match__results__member__table_name"))
+        .select_related("match__session")
+    )
+
+
+def club_hands(club: Club):
+    return (
+        Hand.objects.live()
+        .filter(match__session__club=club, winner__isnull=False)
+        .annotate(winner_name=winner_name())
+        .select_related("match__session")
+    )
+
+
+@dataclass
+class Records:
+    highest: dict[str, list[MatchResult]]  # each member's best hand of a match
+    limit_hands: list[dict]
+    streaks: list[MatchResult]
+
+
+def records(club: Club, limit: int = 10) -> Records:
+    """The club's highest hands (per rule set: points and faan do not compare), every
+    limit hand, and the longest runs of hands won in a row at one table."""
+    highest: dict[str, list[MatchResult]] = {}
+    # Each rule set's top rows by a small uncorrelated subquery read in the order of the
+    # (rules, best_total) index, all four in one statement: no sort of every result.
+    tops = Q()
+    for rules, _ in rule_set_choices():
+        top = (
+            MatchResult.objects.filter(session__club=club, rules=rules, best_total__isnull=False)
+            .order_by("-best_total", "pk")
+            .values("pk")[:limit]
+        )
+        tops |= Q(pk__in=top)
+    best = (
+        MatchResult.objects.filter(tops)
+        .select_related("member", "session", "match")
+        .order_by("rules", "-best_total", "pk")
+    )
+    for result in best:
+        highest.setdefault(result.rules, []).append(result)
+    # Every limit hand of every season: plain rows (no model instances) keep a long list cheap.
+    limits = list(
+        limit_hands(club)
+        .order_by("-match__session__date", "-number")
+        .values("total", "number", "winner_name", "match__table_number", "match__session__date")
+    )
+    streaks = list(
+        MatchResult.objects.filter(session__club=club, longest_streak__gte=2)
+        .select_related("member", "session")
+        .order_by("-longest_streak", "pk")[:limit]  # the index's own order: earliest first
+    )
+    return Records(highest, limits, streaks)
+
+
+def member_special_hands(member: Member, club: Club) -> list[Hand]:
+    """The member's limit hands, latest first."""
+    return list(limit_hands(club, member).order_by("-match__session__date", "-number"))
+
+
+def chair_names(club: Club, season: Season) -> dict[int, list[str]]:
+    """Each match of the season: its players' table names in chair order (one query)."""
+    names: dict[int, list[str]] = defaultdict(list)
+    chairs = (
+        Chair.objects.filter(
+            match__session__club=club,
+            match__session__date__gte=season.start,
+            match__session__date__lt=season.end,
+        )
+        .order_by("match_id", "number")
+        .values_list("match_id", "member__table_name")
+    )
+    for match_id, name in chairs:
+        names[match_id].append(name)
+    return names
+
+
+# --- attendance --------------------------------------------------------------------------------
+
+
+@dataclass
+class SessionAttendance:
+    date: datetime.date
+    present: int
+    names: list[str]
+
+
+@dataclass
+class MemberAttendance:
+    name: str
+    attended: int
+    held: int
+
+    @property
+    def share(self) -> float:
+        return 100 * self.attended / self.held if self.held else 0.0
+
+
+@dataclass
+class AttendanceReport:
+    held: int
+    sessions: list[SessionAttendance]
+    members: list[MemberAttendance]
+
+
+def attendance_report(club: Club, season: Season) -> AttendanceReport:
+    """Who came to each session of the season (checked in, whether or not they played),
+    and each member's count against the sessions held so far."""
+    sessions = list(season.sessions(club).filter(date__lte=timezone.localdate()).order_by("date"))
+    by_session: dict[int, list[str]] = defaultdict(list)
+    counts: dict[int, int] = defaultdict(int)
+    names: dict[int, str] = {}
+    for session_id, member_id, name in (
+        Attendance.objects.filter(session__in=sessions)
+        .order_by("member__table_name")
+        .values_list("session_id", "member_id", "member__table_name")
+    ):
+        by_session[session_id].append(name)
+        counts[member_id] += 1
+        names[member_id] = name
+    held = len(sessions)
+    return AttendanceReport(
+        held=held,
+        sessions=[
+            SessionAttendance(s.date, len(by_session[s.pk]), by_session[s.pk]) for s in sessions
+        ],
+        members=sorted(
+            (MemberAttendance(names[m], n, held) for m, n in counts.items()),
+            key=lambda m: (-m.attended, m.name.lower()),
+        ),
+    )

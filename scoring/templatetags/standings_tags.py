@@ -1,0 +1,40 @@
+"""Small filters for results pages: signed tallies and tidy figures."""
+
+from django import template
+
+from scoring.charts import signed as _signed
+from scoring.results import ordinal as _ordinal
+
+register = template.Library()
+
+
+@register.filter
+def signed(value):
+    """+120, −80, 0 (a real minus sign, which screen readers say as "minus")."""
+    if value is None or value == "":
+        return ""
+    return _signed(int(value))
+
+
+@register.filter
+def figure(value, places=1):
+    """A figure to `places` decimals, without a trailing ".0"."""
+    if value is None:
+        return ""
+    text = f"{float(value):.{int(places)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+@register.filter
+def ordinal(value):
+    return _ordinal(value) if value not in (None, "") else ""
+
+
+@register.simple_tag
+def sort_query(season, column, board):
+    """The query string for sorting by `column`: a second tap reverses the order."""
+    if board.sort == column:
+        direction = "asc" if board.descending else "desc"
+    else:
+        direction = "asc" if column in ("rank", "name") else "desc"
+    return f"?season={season.key}&sort={column}&dir={direction}"

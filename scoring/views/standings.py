@@ -1,0 +1,285 @@
+"""Results and standings pages, their CSV exports and the room display."""
+
+from __future__ import annotations
+
+import csv
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+
+from club.models import Club, Member, Session
+from club.roles import coordinator_required
+from scoring import standings
+from scoring.charts import bar_chart
+from scoring.models import Hand
+
+
+def standings_visible(view):
+    """Members only, or anyone when the club made its standings public (read only). The
+    view gets the club, so pages need not load it again."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        club = Club.objects.current()
+        public = club.standings_visibility == Club.Visibility.PUBLIC
+        if not public and not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, club, *args, **kwargs)
+
+    return wrapper
+
+
+def _season(request, club: Club) -> standings.Season:
+    return standings.season_from_key(club, request.GET.get("season"), timezone.localdate())
+
+
+def _me(request) -> int:
+    """The user's id, to mark their own row (0 when logged out: no member row has it)."""
+    return request.user.pk if request.user.is_authenticated else 0
+
+
+def _latest_played(club: Club) -> Session | None:
+    return (
+        Session.objects.filter(club=club, matches__isnull=False)
+        .order_by("-date")
+        .distinct()
+        .first()
+    )
+
+
+@standings_visible
+def latest_evening(request, club):
+    session = _latest_played(club)
+    if session is None:
+        return render(request, "scoring/no_results.html", {"club": club})
+    return redirect("scoring:evening", pk=session.pk)
+
+
+@standings_visible
+def evening(request, club, pk):
+    session = get_object_or_404(Session, pk=pk, club=club)
+    evening = standings.evening_results(session, club)
+    context = {"club": club, "evening": evening, "me": _me(request)}
+    if request.htmx:  # the page asking for fresh figures while play goes on
+        return render(request, "scoring/evening.html#evening-body", context)
+    return render(request, "scoring/evening.html", context)
+
+
+@standings_visible
+def evening_csv(request, club, pk):
+    session = get_object_or_404(Session, pk=pk, club=club)
+    evening = standings.evening_results(session, club)
+    header = ["Place", "Name", "Result", "Hands won", "Hands played", "Placing points"]
+    header += ["At the table", "Best hand"]
+    rows = [header]
+    for row in evening.rows:
+        rows.append(
+            [
+                row.rank,
+                row.member.table_name,
+                row.result,
+                row.hands_won,
+                row.hands_played,
+                _number(round(row.points, 2)),
+                "; ".join(row.placings),
+                row.best_total if row.best_total is not None else "",
+            ]
+        )
+    return _csv_response(f"results-{session.date.isoformat()}.csv", rows)
+
+
+def _leaderboard_context(request, club):
+    season = _season(request, club)
+    seasons = standings.seasons(club, timezone.localdate(), held_in=season)
+    sort = request.GET.get("sort", "rank")
+    direction = request.GET.get("dir")
+    board = standings.leaderboard(
+        club, season, sort, None if direction not in ("asc", "desc") else direction == "desc"
+    )
+    return {
+        "club": club,
+        "board": board,
+        "columns": standings.COLUMNS,
+        "seasons": seasons,
+        "me": _me(request),
+    }
+
+
+@standings_visible
+def leaderboard(request, club):
+    context = _leaderboard_context(request, club)
+    if request.htmx:
+        return render(request, "scoring/leaderboard.html#board", context)
+    return render(request, "scoring/leaderboard.html", context)
+
+
+class _Echo:
+    def write(self, value):
+        return value
+
+
+def _csv_response(filename: str, rows) -> StreamingHttpResponse:
+    writer = csv.writer(_Echo())
+    response = StreamingHttpResponse(
+        (writer.writerow(row) for row in rows), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _number(value: float) -> float | int:
+    """Whole numbers without ".0", others to two places: numbers a spreadsheet reads."""
+    return int(value) if float(value).is_integer() else round(value, 2)
+
+
+@standings_visible
+def leaderboard_csv(request, club):
+    board = _leaderboard_context(request, club)["board"]
+    header = ["Place", "Name", "Total", "Average", "Sessions", "Hands played", "Hands won"]
+    header += ["Win rate (%)", "Placing points", "Best hand"]
+
+    def rows():
+        yield header
+        for row in board.rows:
+            yield [
+                row.rank if row.rank is not None else "",
+                row.name,
+                row.total,
+                _number(round(row.average, 2)),
+                row.sessions,
+                row.hands_played,
+                row.hands_won,
+                _number(round(row.win_rate, 2)),
+                _number(round(row.points, 2)),
+                row.best_total if row.best_total is not None else "",
+            ]
+
+    return _csv_response(f"standings-{board.season.key}.csv", rows())
+
+
+@standings_visible
+def hands_csv(request, club):
+    season = _season(request, club)
+    hands = (
+        Hand.objects.live()
+        .filter(
+            match__session__club=club,
+            match__session__date__gte=season.start,
+            match__session__date__lt=season.end,
+        )
+        .select_related("match__session")
+        .order_by("match__session__date", "match__table_number", "match__started_at", "number")
+    )
+    names = standings.chair_names(club, season)
+    header = ["Date", "Table", "Rules", "Hand", "Outcome", "Winner", "Won by", "Discarder"]
+    header += ["Value", "Entry"]
+    for seat in range(1, 6):
+        header += [f"Player {seat}", f"Payment {seat}"]
+
+    def rows():
+        yield header
+        for hand in hands.iterator(chunk_size=2000):
+            chairs = names.get(hand.match_id, [])
+            row = [
+                hand.match.session.date.isoformat(),
+                hand.match.table_number,
+                hand.match.rules,
+                hand.number,
+                "draw" if hand.is_draw else "win",
+                chairs[hand.winner] if hand.winner is not None else "",
+                hand.get_won_by_display() if hand.won_by else "",
+                chairs[hand.discarder] if hand.discarder is not None else "",
+                hand.total if hand.total is not None else "",
+                hand.entry,
+            ]
+            for chair in range(5):
+                if chair < len(chairs):
+                    row += [chairs[chair], hand.payments[chair]]
+                else:
+                    row += ["", ""]
+            yield row
+
+    return _csv_response(f"hands-{season.key}.csv", rows())
+
+
+@standings_visible
+def member_page(request, club, pk):
+    season = _season(request, club)
+    member = get_object_or_404(standings.with_season_span(Member.objects, season), pk=pk, club=club)
+    season.held = member.held or 0
+    sessions = list(standings.member_sessions(member, season))
+    context = {
+        "club": club,
+        "member": member,
+        "season": season,
+        "seasons": standings.seasons_between(
+            club, member.first_date, member.last_date, timezone.localdate()
+        ),
+        "sessions": sessions,
+        "chart": bar_chart(
+            [(s["session__date"], s["result"]) for s in sessions],
+            f"{member.table_name}'s result each session of the {season.label} season",
+        ),
+        "season_total": sum(s["result"] for s in sessions),
+        "companions": standings.played_with_most(member),
+        "recent": standings.recent_hands(member),
+        "special": standings.member_special_hands(member, club),
+    }
+    return render(request, "scoring/member.html", context)
+
+
+@standings_visible
+def records(request, club):
+    return render(
+        request, "scoring/records.html", {"club": club, "records": standings.records(club)}
+    )
+
+
+@standings_visible
+def room(request, club):
+    """Tonight's tables and provisional results in very large type, for a screen in the
+    hall; it asks for fresh figures every 20 seconds."""
+    session = Session.objects.filter(club=club, status=Session.Status.IN_PLAY).order_by(
+        "-date"
+    ).first() or _latest_played(club)
+    evening = standings.evening_results(session, club) if session else None
+    context = {"club": club, "evening": evening}
+    if request.htmx:
+        return render(request, "scoring/room.html#room-body", context)
+    return render(request, "scoring/room.html", context)
+
+
+@coordinator_required
+def attendance(request):
+    club = Club.objects.current()
+    season = _season(request, club)
+    report = standings.attendance_report(club, season)
+    context = {
+        "club": club,
+        "season": season,
+        "seasons": standings.seasons(club, timezone.localdate()),
+        "report": report,
+    }
+    return render(request, "scoring/attendance.html", context)
+
+
+@coordinator_required
+def attendance_csv(request):
+    club = Club.objects.current()
+    season = _season(request, club)
+    report = standings.attendance_report(club, season)
+    which = request.GET.get("by", "sessions")
+    if which == "members":
+        header = ["Name", "Sessions attended", "Sessions held", "Attendance (%)"]
+        body = [
+            [m.name, m.attended, report.held, _number(round(m.share, 1))] for m in report.members
+        ]
+    elif which == "sessions":
+        header = ["Date", "Members present", "Names"]
+        body = [[s.date.isoformat(), s.present, "; ".join(s.names)] for s in report.sessions]
+    else:
+        raise Http404("No such report.")
+    return _csv_response(f"attendance-{which}-{season.key}.csv", [header, *body])

@@ -1,0 +1,60 @@
+"""A member on a phone (375 x 667) finds their place in the evening's results and the
+season's standings, sorts the standings with a tap (the address keeps the choice), and
+their chart has a text alternative."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from club.demo import MEMBER_LOGIN, load_demo
+from tests.browser.test_accessibility import log_in
+
+PHONE = {"width": 375, "height": 667}
+
+
+@pytest.fixture
+def demo_club(transactional_db):
+    return load_demo()
+
+
+def test_a_member_finds_their_place_on_a_phone(live_server, browser, demo_club):
+    base = live_server.url
+    page = browser.new_page(viewport=PHONE)
+    log_in(page, base, *MEMBER_LOGIN)
+    page.get_by_role("link", name="Results").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Season standings")
+    expect(page.locator("#your-standing")).to_contain_text("You are")
+    mine = page.locator("tr.me")
+    expect(mine).to_contain_text("(you)")
+    # Sorting: a tap on "Hands won" swaps the table and the address keeps the choice.
+    sort = page.get_by_role("navigation", name="Sort the standings")
+    sort.get_by_role("link", name="Hands won").click()
+    expect(page).to_have_url(re.compile(r"/standings/\?season=[0-9-]+&sort=won&dir=desc$"))
+    expect(sort.get_by_role("link", name="Hands won (highest first)")).to_be_visible()
+    expect(page.get_by_role("columnheader", name="Hands won")).to_have_attribute(
+        "aria-sort", "descending"
+    )
+    page.reload()
+    expect(page.get_by_role("columnheader", name="Hands won")).to_have_attribute(
+        "aria-sort", "descending"
+    )
+    # Nothing wider than the phone's screen.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    page.get_by_role("link", name="Latest evening").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Results for")
+    expect(page.locator("#your-place")).to_contain_text("You are")
+    expect(page.locator("tr.me")).to_contain_text("(you)")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    page.locator("tr.me").get_by_role("link").first.click()
+    chart = page.get_by_role("img")
+    expect(chart).to_have_accessible_name(
+        re.compile(r"^Brian's result each session of the .+ season$")
+    )
+    expect(chart).to_have_accessible_description(
+        re.compile(r"^10 sessions, total [+−0-9]+\. Best ")
+    )
+    # The same figures as a table, for anyone who cannot read the chart.
+    expect(page.get_by_role("table").first.get_by_role("row")).to_have_count(11)
