@@ -23,12 +23,15 @@ from ..patterns import nine_gates
 from ..result import Item, Result
 from ..shapes import special_shapes
 from ..tiles import CODES, WINDS
-from .base import RuleSet
+from .base import PLAYERS_DEFAULT, PLAYERS_RANGE, THREE_PLAYER_SEATS, RuleSet
 
 NAME = "classical"
 TITLE = "Classical points and doublings"
 
-OPTION_DEFAULTS: Mapping[str, int | bool] = MappingProxyType({"limit": 2000})
+OPTION_DEFAULTS: Mapping[str, int | bool] = MappingProxyType(
+    # players: 4, or 3 at a table of three (East, South and West; North pays nothing).
+    {"limit": 2000, "players": PLAYERS_DEFAULT}
+)
 
 # --- the seed's tables as data ------------------------------------------------------------
 # Set rows: (kind, category) -> (exposed points, exposed doublings, concealed points,
@@ -434,7 +437,8 @@ class ClassicalRuleSet(RuleSet):
     starting_tally = 2000
     shapes = frozenset(("standard", "thirteen_orphans"))
     limit_option = "limit"
-    option_ranges = MappingProxyType({"limit": (1, None)})
+    option_ranges = MappingProxyType({"limit": (1, None), "players": PLAYERS_RANGE})
+    hand_options = frozenset(("players",))
 
     def _tables(self) -> _Tables:
         """The lookup tables for this instance's values, built on first use. (with_overrides
@@ -505,14 +509,14 @@ class ClassicalRuleSet(RuleSet):
                     ) from None
             raise
 
-    def _limit_result(self, hand, index: int, limit: int) -> Result:
+    def _limit_result(self, hand, index: int, limit: int, seats: tuple[str, ...]) -> Result:
         return Result(
             rules=NAME,
             total=limit,
             limit=True,
             allowed=True,
             breakdown=(Item(name=LIMIT_HANDS[index], points=limit),),
-            payments=payments(hand, limit),
+            payments=payments(hand, limit, seats),
         )
 
     def score_reading(self, hand, reading, opts) -> Result | None:
@@ -521,8 +525,9 @@ class ClassicalRuleSet(RuleSet):
         with them; then basic points x 2^doublings, capped at the limit. Each step appends
         its lines to the breakdown and returns what it adds."""
         limit = opts["limit"]
+        seats = WINDS if opts["players"] == 4 else THREE_PLAYER_SEATS
         if reading.shape != "standard" or hand.first_turn:
-            return self._limit_by_shape_or_first_turn(hand, reading, limit)
+            return self._limit_by_shape_or_first_turn(hand, reading, limit, seats)
         tables = self.__dict__.get("_cached_tables")
         if tables is None or tables.values is not self.values:
             tables = self._tables()
@@ -532,26 +537,28 @@ class ClassicalRuleSet(RuleSet):
         points, doublings, facts = _score_sets_and_pair(table, reading.groups, breakdown)
         limit_hand = _limit_hand(hand, reading, facts)
         if limit_hand >= 0:
-            return self._limit_result(hand, limit_hand, limit)
+            return self._limit_result(hand, limit_hand, limit, seats)
         bonus_points, bonus_doublings = _score_bonus_tiles(tables, hand, breakdown)
         no_points = points == 0 and bonus_points == 0
         points += bonus_points + _score_mahjong(tables, hand, breakdown)
         doublings += bonus_doublings + _double_for_winning_move(tables, hand, breakdown)
         doublings += _double_for_hand_patterns(tables.hand, facts, no_points, breakdown)
-        return _capped_result(hand, breakdown, points, doublings, limit)
+        return _capped_result(hand, breakdown, points, doublings, limit, seats)
 
-    def _limit_by_shape_or_first_turn(self, hand, reading, limit: int) -> Result | None:
+    def _limit_by_shape_or_first_turn(
+        self, hand, reading, limit: int, seats: tuple[str, ...]
+    ) -> Result | None:
         """Thirteen orphans, and heavenly / earthly hands, score the limit; other special
         shapes are not winning hands in classical (None)."""
         shape = reading.shape
         if shape == "thirteen_orphans":
-            return self._limit_result(hand, THIRTEEN_ORPHANS, limit)
+            return self._limit_result(hand, THIRTEEN_ORPHANS, limit, seats)
         if shape != "standard":
             # Seeds 000/001 know only four sets and a pair, and Thirteen Orphans: seven
             # pairs and the u3a shapes are not winning hands in classical.
             return None
         return self._limit_result(
-            hand, HEAVENLY if hand.seat_wind == hand.dealer else EARTHLY, limit
+            hand, HEAVENLY if hand.seat_wind == hand.dealer else EARTHLY, limit, seats
         )
 
 
@@ -710,7 +717,9 @@ def _double_for_hand_patterns(
     return doublings
 
 
-def _capped_result(hand, breakdown: list, points: int, doublings: int, limit: int) -> Result:
+def _capped_result(
+    hand, breakdown: list, points: int, doublings: int, limit: int, seats: tuple[str, ...]
+) -> Result:
     """Basic points x 2^doublings, capped at the limit."""
     raw = points << doublings if doublings >= 0 else points >> -doublings
     total = raw if raw < limit else limit
@@ -720,7 +729,7 @@ def _capped_result(hand, breakdown: list, points: int, doublings: int, limit: in
         limit=raw >= limit,
         allowed=True,
         breakdown=tuple(breakdown),
-        payments=payments(hand, total),
+        payments=payments(hand, total, seats),
     )
 
 
