@@ -246,9 +246,8 @@ class RuleSet:
         all_readings = readings(hand)
         if not all_readings:
             raise EngineError(self._not_complete_message(hand))
-        seats = self.table_seats(opts)
-        if seats is not SEATS:
-            check_seats(hand, seats)
+        if opts.get(PLAYERS_OPTION) == 3:
+            check_seats(hand, self.table_seats(opts))
         best: Result | None = None
         best_key = None
         refusal: EngineError | None = None
