@@ -7,6 +7,9 @@ temporary JSONL file and piped through `python -m scoring.engine --rules NAME`, 
 whole process (interpreter start included; the CLI's default worker processes, one per
 CPU, included). Best of --repeat runs. Peak memory is the largest process's max RSS.
 Hands are drawn only in the shapes the rule set accepts; "errors" must be 0.
+"CPU us/hand" is in-process CPU time (time.process_time) of parse_hand + score over the same
+hands, best of --repeat: on a shared, busy machine it moves far less than wall-clock rates,
+so compare code changes by it (old and new alternately).
 The streaming check pipes a million lines generated on the fly (the hands repeated) and
 reports peak RSS, which must stay flat: the CLI never holds its input.
 """
@@ -14,18 +17,20 @@ reports peak RSS, which must stay flat: the CLI never holds its input.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scoring.engine import get_ruleset, score_json  # noqa: E402
+from scoring.engine import get_ruleset, parse_hand, score_json  # noqa: E402
 from scoring.engine.random_hands import random_hands  # noqa: E402
 from scoring.engine.rulesets import RULESET_NAMES  # noqa: E402
 
@@ -99,6 +104,21 @@ def time_ruleset(name: str, path: Path, count: int, workers: int = 0) -> tuple[f
     return seconds, errors, peak
 
 
+def cpu_per_hand(name: str, lines: list[bytes], repeat: int) -> float:
+    """In-process CPU microseconds per hand for parse_hand + score, best of `repeat`."""
+    ruleset = get_ruleset(name)
+    score = ruleset.score
+    hands = [json.loads(line) for line in lines]
+    best = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        start = time.process_time()
+        for hand in hands:
+            score(parse_hand(hand))
+        best = min(best, time.process_time() - start)
+    return best / len(hands) * 1e6
+
+
 def stream_check(name: str, lines: list[bytes], total: int) -> tuple[int, float, float]:
     """Pipe `total` lines (the hands repeated) through the CLI, output to /dev/null."""
     with open(os.devnull, "wb") as sink:
@@ -144,9 +164,9 @@ def main() -> int:
     print()
     print(
         f"{'rule set':<10} {'hands':>7} {'hands/s 1 worker':>17} {'hands/s default':>16}"
-        f" {'errors':>7} {'peak RSS MB':>12}"
+        f" {'errors':>7} {'peak RSS MB':>12} {'CPU us/hand':>12}"
     )
-    print("-" * 74)
+    print("-" * 87)
     rates = {}
     stream_lines: list[bytes] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -163,9 +183,10 @@ def main() -> int:
             rates[name] = max(single_rate, pooled_rate)
             errors = single[0][1]
             peak = max(r[2] for r in single + pooled)
+            cpu = cpu_per_hand(name, lines, args.repeat)
             print(
                 f"{name:<10} {args.hands:>7,} {single_rate:>17,.0f} {pooled_rate:>16,.0f}"
-                f" {errors:>7} {peak:>12.1f}"
+                f" {errors:>7} {peak:>12.1f} {cpu:>12.1f}"
             )
     if "classical" in rates:
         verdict = "meets" if rates["classical"] >= TARGET_HANDS_PER_SECOND else "BELOW"

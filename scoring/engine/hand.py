@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter, eq
 from types import MappingProxyType
@@ -171,6 +171,7 @@ _set_distinct_tiles = Hand.__dict__["distinct_tiles"].__set__
 _MELD_BY_TEXT: dict[tuple[str, bool], Meld] = {}
 _WIND_OF = {w: w for w in WINDS} | {w.lower(): w for w in WINDS}
 _WON_BY_OF = {w: w for w in WON_BY}
+_tile_of_text = _TILE_BY_TEXT.__getitem__
 
 
 def _meld_from_tiles(tiles: list[int], text: str, concealed: bool) -> Meld:
@@ -270,6 +271,7 @@ def _wind(value: object, name: str) -> str:
 
 
 def _flag(value: object, name: str) -> bool:
+    """A yes/no field ('last_tile', 'first_turn') is true or false; absent means false."""
     if value is True or value is False:
         return value
     if value is None:
@@ -281,9 +283,46 @@ def parse_hand(data: Mapping) -> Hand:
     """Contract JSON (already decoded) -> Hand, checking everything that can be checked
     without deciding whether the tiles form a winning shape (that is `readings`).
 
-    Written for speed (the CLI parses tens of thousands of hands a second): exact-type fast
-    paths first, careful messages on the slow path.
+    Each step below is one rule of the contract, in the order a hand is checked: the first
+    problem found is the one reported. The steps are written for speed (the CLI parses tens
+    of thousands of hands a second): exact-type fast paths first, careful messages on the
+    slow path.
     """
+    get = _read_fields(data)
+    concealed = _parse_concealed_tiles(get("tiles"))
+    melds = _parse_melds(get("melds"))
+    winning = _parse_winning_tile(get("winning_tile"))
+    won_by = _parse_won_by(get("won_by"))
+    seat_wind, prevailing_wind, dealer = _parse_winds(get)
+    discarder = _parse_discarder(get("discarder"), won_by, seat_wind)
+    bonus = _parse_bonus(get("bonus"))
+    last_tile = _flag(get("last_tile", False), "last_tile")
+    first_turn = _flag(get("first_turn", False), "first_turn")
+    options = get("options")  # most hands have none: skip the step's call then
+    options = _EMPTY_OPTIONS if options is None else _parse_options(options)
+    hand = Hand(
+        concealed,
+        melds,
+        winning,
+        won_by,
+        discarder,
+        seat_wind,
+        prevailing_wind,
+        dealer,
+        bonus,
+        last_tile,
+        first_turn,
+        options,
+    )
+    everything = hand.all_tiles
+    _check_four_of_each_tile(everything)
+    _check_winning_tile_held(winning, concealed, won_by, everything)
+    _check_tile_count(everything, concealed, melds)
+    return hand
+
+
+def _read_fields(data: object) -> Callable:
+    """A hand is a JSON object with only the contract's fields: its `get`."""
     if type(data) is not dict and not isinstance(data, Mapping):
         raise EngineError(
             "A hand must be a JSON object with 'tiles', 'winning_tile', 'won_by', "
@@ -294,11 +333,11 @@ def parse_hand(data: Mapping) -> Hand:
         raise EngineError(
             f"The hand has an unknown field {_short(key)}; the fields are {', '.join(HAND_FIELDS)}."
         )
-    get = data.get
-    lookup = _TILE_BY_TEXT
+    return data.get
 
-    # Concealed tiles.
-    text = get("tiles")
+
+def _parse_concealed_tiles(text: object) -> tuple[int, ...]:
+    """'tiles' are tile codes (winning tile included, no flowers or seasons), sorted."""
     if type(text) is not str:
         if text is None:
             raise EngineError(
@@ -310,7 +349,7 @@ def parse_hand(data: Mapping) -> Hand:
         )
     try:
         # map with the bound lookup: no comprehension frame (a KeyError takes the slow path).
-        concealed = list(map(lookup.__getitem__, text.split()))
+        concealed = list(map(_tile_of_text, text.split()))
     except KeyError:
         concealed = _tiles_of(text, "'tiles'")
     concealed.sort()
@@ -319,35 +358,37 @@ def parse_hand(data: Mapping) -> Hand:
         raise EngineError(
             f"Bonus tile {CODES[bonus_tile]} is in 'tiles'; put flowers and seasons in 'bonus'."
         )
+    return tuple(concealed)
 
-    # Declared melds, in a canonical order so the input order never matters.
-    raw_melds = get("melds")
+
+def _parse_melds(raw_melds: object) -> tuple[Meld, ...]:
+    """Each declared meld is a chow, pong or kong; sorted so input order never matters."""
     if raw_melds is None:
-        melds: tuple[Meld, ...] = ()
-    elif type(raw_melds) is list or isinstance(raw_melds, tuple):
-        parsed = []
-        for position, raw in enumerate(raw_melds, 1):
-            # Fast path: meld texts repeat ("ww ww ww"), so a parsed meld is looked up.
-            meld = None
-            if type(raw) is dict and _MELD_FIELDS.issuperset(raw):
-                text = raw.get("tiles")
-                flag = raw.get("concealed", False)
-                if type(text) is str and (flag is False or flag is True):
-                    meld = _MELD_BY_TEXT.get((text, flag))
-                    if meld is None:
-                        meld = _parse_meld(raw, position)
-                        if len(_MELD_BY_TEXT) < 20_000:
-                            _MELD_BY_TEXT[(text, flag)] = meld
-            parsed.append(meld or _parse_meld(raw, position))
-        if len(parsed) > 1:
-            parsed.sort(key=_meld_order)
-        melds = tuple(parsed)
-    else:
+        return ()
+    if type(raw_melds) is not list and not isinstance(raw_melds, tuple):
         raise EngineError(f"'melds' must be a list of melds, not {_short(raw_melds)}.")
+    parsed = []
+    for position, raw in enumerate(raw_melds, 1):
+        # Fast path: meld texts repeat ("ww ww ww"), so a parsed meld is looked up.
+        meld = None
+        if type(raw) is dict and _MELD_FIELDS.issuperset(raw):
+            text = raw.get("tiles")
+            flag = raw.get("concealed", False)
+            if type(text) is str and (flag is False or flag is True):
+                meld = _MELD_BY_TEXT.get((text, flag))
+                if meld is None:
+                    meld = _parse_meld(raw, position)
+                    if len(_MELD_BY_TEXT) < 20_000:
+                        _MELD_BY_TEXT[(text, flag)] = meld
+        parsed.append(meld or _parse_meld(raw, position))
+    if len(parsed) > 1:
+        parsed.sort(key=_meld_order)
+    return tuple(parsed)
 
-    # Winning tile.
-    raw_winning = get("winning_tile")
-    winning = lookup.get(raw_winning) if type(raw_winning) is str else None
+
+def _parse_winning_tile(raw_winning: object) -> int:
+    """The winning tile is one tile code, and not a flower or season."""
+    winning = _TILE_BY_TEXT.get(raw_winning) if type(raw_winning) is str else None
     if winning is None:
         if raw_winning is None:
             raise EngineError("The hand has no 'winning_tile'.")
@@ -363,21 +404,28 @@ def parse_hand(data: Mapping) -> Hand:
             f"The winning tile {CODES[winning]} is a bonus tile; "
             "give the tile that completed the hand."
         )
+    return winning
 
-    # How it was won, and the winds.
-    raw_won_by = get("won_by")
+
+def _parse_won_by(raw_won_by: object) -> str:
+    """How the hand was won: wall, replacement, discard or robbing_kong."""
     won_by = _WON_BY_OF.get(raw_won_by) if type(raw_won_by) is str else None
-    if won_by is None:
-        if raw_won_by is None:
-            raise EngineError(
-                "The hand has no 'won_by'; give wall, replacement, discard or robbing_kong."
-            )
-        won_by = raw_won_by.strip().lower() if isinstance(raw_won_by, str) else None
-        if won_by not in _WON_BY_OF:
-            raise EngineError(
-                "'won_by' must be wall, replacement, discard or robbing_kong, "
-                f"not {_short(raw_won_by)}."
-            )
+    if won_by is not None:
+        return won_by
+    if raw_won_by is None:
+        raise EngineError(
+            "The hand has no 'won_by'; give wall, replacement, discard or robbing_kong."
+        )
+    won_by = raw_won_by.strip().lower() if isinstance(raw_won_by, str) else None
+    if won_by not in _WON_BY_OF:
+        raise EngineError(
+            f"'won_by' must be wall, replacement, discard or robbing_kong, not {_short(raw_won_by)}."
+        )
+    return won_by
+
+
+def _parse_winds(get: Callable) -> tuple[str, str, str]:
+    """Seat and prevailing wind are wind letters; the dealer is one too, East by default."""
     raw = get("seat_wind")
     seat_wind = (_WIND_OF.get(raw) if type(raw) is str else None) or _wind(raw, "seat_wind")
     raw = get("prevailing_wind")
@@ -388,7 +436,11 @@ def parse_hand(data: Mapping) -> Hand:
     dealer = (_WIND_OF.get(raw) if type(raw) is str else None) or _wind(
         "E" if raw is None else raw, "dealer"
     )
-    raw_discarder = get("discarder")
+    return seat_wind, prevailing_wind, dealer
+
+
+def _parse_discarder(raw_discarder: object, won_by: str, seat_wind: str) -> str | None:
+    """A discard or robbed kong names another seat as discarder; a self-drawn win names none."""
     if raw_discarder == "":
         raw_discarder = None
     if won_by in SELF_DRAWN:
@@ -397,99 +449,86 @@ def parse_hand(data: Mapping) -> Hand:
                 f"'discarder' is {_short(raw_discarder)} but the hand was self-drawn ({won_by}); "
                 "leave 'discarder' out or use won_by 'discard'."
             )
-        discarder = None
-    else:
-        if raw_discarder is None:
-            who = (
-                "whose kong was robbed"
-                if won_by == "robbing_kong"
-                else "who discarded the winning tile"
-            )
-            raise EngineError(
-                f"A win by {won_by.replace('_', ' ')} needs 'discarder': "
-                f"the wind of the player {who}."
-            )
-        discarder = (_WIND_OF.get(raw_discarder) if type(raw_discarder) is str else None) or _wind(
-            raw_discarder, "discarder"
+        return None
+    if raw_discarder is None:
+        who = (
+            "whose kong was robbed"
+            if won_by == "robbing_kong"
+            else "who discarded the winning tile"
         )
-        if discarder == seat_wind:
-            raise EngineError(
-                f"The discarder ({discarder}) is the winner's own seat; "
-                "give the seat of another player."
-            )
+        raise EngineError(
+            f"A win by {won_by.replace('_', ' ')} needs 'discarder': the wind of the player {who}."
+        )
+    discarder = (_WIND_OF.get(raw_discarder) if type(raw_discarder) is str else None) or _wind(
+        raw_discarder, "discarder"
+    )
+    if discarder == seat_wind:
+        raise EngineError(
+            f"The discarder ({discarder}) is the winner's own seat; "
+            "give the seat of another player."
+        )
+    return discarder
 
-    # Bonus tiles: flowers and seasons only, each at most once.
-    raw_bonus = get("bonus")
+
+def _parse_bonus(raw_bonus: object) -> tuple[int, ...]:
+    """Bonus tiles are flowers and seasons only, each at most once; sorted."""
     if not raw_bonus:
         if raw_bonus is not None and raw_bonus != "":
             raise EngineError(
                 f"'bonus' must be a string of codes such as 'f1 s3', not {_short(raw_bonus)}."
             )
-        bonus: tuple[int, ...] = ()
-    else:
-        if type(raw_bonus) is not str:
+        return ()
+    if type(raw_bonus) is not str:
+        raise EngineError(
+            f"'bonus' must be a string of codes such as 'f1 s3', not {_short(raw_bonus)}."
+        )
+    try:
+        bonus_list = list(map(_tile_of_text, raw_bonus.split()))
+    except KeyError:
+        bonus_list = _tiles_of(raw_bonus, "'bonus'")
+    bonus_list.sort()
+    previous = -1
+    for t in bonus_list:
+        if t < 34:
             raise EngineError(
-                f"'bonus' must be a string of codes such as 'f1 s3', not {_short(raw_bonus)}."
+                f"{CODES[t]} in 'bonus' is not a flower or season; bonus tiles are f1-f4 and s1-s4."
             )
-        try:
-            bonus_list = list(map(lookup.__getitem__, raw_bonus.split()))
-        except KeyError:
-            bonus_list = _tiles_of(raw_bonus, "'bonus'")
-        bonus_list.sort()
-        previous = -1
-        for t in bonus_list:
-            if t < 34:
-                raise EngineError(
-                    f"{CODES[t]} in 'bonus' is not a flower or season; "
-                    "bonus tiles are f1-f4 and s1-s4."
-                )
-            if t == previous:
-                raise EngineError(
-                    f"Bonus tile {CODES[t]} is listed twice; a set has only one of each."
-                )
-            previous = t
-        bonus = tuple(bonus_list)
+        if t == previous:
+            raise EngineError(f"Bonus tile {CODES[t]} is listed twice; a set has only one of each.")
+        previous = t
+    return tuple(bonus_list)
 
-    last_tile = _flag(get("last_tile", False), "last_tile")
-    first_turn = _flag(get("first_turn", False), "first_turn")
-    options = get("options")
+
+def _parse_options(options: object) -> Mapping[str, object]:
+    """'options' is an object (the rule set checks its names and values), kept read-only."""
     if not options:
         if options is not None and not isinstance(options, Mapping):
             raise EngineError(
                 f"'options' must be an object such as {{\"limit\": 1000}}, not {_short(options)}."
             )
-        options = _EMPTY_OPTIONS
-    elif isinstance(options, Mapping):
-        options = MappingProxyType(dict(options))
-    else:
-        raise EngineError(
-            f"'options' must be an object such as {{\"limit\": 1000}}, not {_short(options)}."
-        )
-
-    hand = Hand(
-        tuple(concealed),
-        melds,
-        winning,
-        won_by,
-        discarder,
-        seat_wind,
-        prevailing_wind,
-        dealer,
-        bonus,
-        last_tile,
-        first_turn,
-        options,
+        return _EMPTY_OPTIONS
+    if isinstance(options, Mapping):
+        return MappingProxyType(dict(options))
+    raise EngineError(
+        f"'options' must be an object such as {{\"limit\": 1000}}, not {_short(options)}."
     )
 
-    # Counts: at most 4 of a tile, and the right number of tiles. all_tiles is sorted, so a
-    # fifth copy shows as equal tiles four places apart (compared in C).
-    everything = hand.all_tiles
+
+def _check_four_of_each_tile(everything: tuple[int, ...]) -> None:
+    """At most 4 of any tile, melds included (the sorted tiles show a fifth copy as equal
+    tiles four places apart, compared in C)."""
     if any(map(eq, everything, everything[4:])):
         t = next(a for a, b in zip(everything, everything[4:], strict=False) if a == b)
         raise EngineError(
             f"There are {everything.count(t)} of {CODES[t]} in this hand; "
             "a set has only 4 of each tile."
         )
+
+
+def _check_winning_tile_held(
+    winning: int, concealed: tuple[int, ...], won_by: str, everything: tuple[int, ...]
+) -> None:
+    """The winning tile is among 'tiles'; a robbed kong's tile is held only once."""
     if winning not in concealed:
         raise EngineError(
             f"The winning tile {CODES[winning]} is not among 'tiles'; "
@@ -500,6 +539,12 @@ def parse_hand(data: Mapping) -> Hand:
             f"The robbed kong's tile {CODES[winning]} came from another player's pong, "
             f"so the winner cannot hold another {CODES[winning]}."
         )
+
+
+def _check_tile_count(
+    everything: tuple[int, ...], concealed: tuple[int, ...], melds: tuple[Meld, ...]
+) -> None:
+    """A winning hand has 14 tiles plus one per kong, bonus tiles aside."""
     tile_total = len(everything)
     # Melds hold 3 tiles, or 4 for a kong: the extra tiles count the kongs, no loop needed.
     kongs = tile_total - len(concealed) - 3 * len(melds)
@@ -510,7 +555,6 @@ def parse_hand(data: Mapping) -> Hand:
             f"{tile_total - len(concealed)} in melds); a winning hand has 14{kong_note} "
             f"({14 + kongs}), bonus tiles aside."
         )
-    return hand
 
 
 def _short(value: object) -> str:

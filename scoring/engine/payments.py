@@ -119,7 +119,7 @@ class _Win:
 
 def _options(ruleset: RuleSet, options: Mapping | None, players: int) -> dict:
     opts = dict(options or {})
-    if "players" in ruleset.option_defaults:  # u3a: 3 or 4 at the table (a fifth sits out)
+    if "players" in ruleset.option_defaults:  # 3 or 4 at the table (a fifth sits out)
         opts["players"] = min(players, 4)
     return ruleset.resolve_options(opts)
 

@@ -767,7 +767,7 @@ SEED_VALUES = {
 def test_value_defaults_are_the_seed_table():
     table = {k: v for k, v in RULESET.value_defaults.items() if not k.startswith("points.")}
     assert table == SEED_VALUES
-    assert dict(RULESET.option_defaults) == {"min_faan": 3, "max_faan": 10}
+    assert dict(RULESET.option_defaults) == {"min_faan": 3, "max_faan": 10, "players": 4}
 
 
 # ---- Options: max_faan ---------------------------------------------------------------------

@@ -6,6 +6,8 @@ tests here score real hands and compare.
 
 from __future__ import annotations
 
+import io
+import json
 import random
 
 import pytest
@@ -16,6 +18,7 @@ from scoring.engine import (
     EngineError,
     Outcome,
     check_total,
+    cli,
     get_ruleset,
     goulash_pot,
     kong_chips,
@@ -163,6 +166,180 @@ def test_three_player_u3a_hand_pays_as_scored_with_players_3():
     for outcome in (Outcome(2, "wall", None, 1, players=3), Outcome(0, "discard", 1, 0, 3)):
         total, _, expected = scored_payments("u3a", tiles, outcome, {"players": 3})
         assert payments_for_total("u3a", total, outcome) == expected
+
+
+# --- a table of three under every rule set ---------------------------------------------------
+
+THREE = ("E", "S", "W")  # nobody sits North
+
+
+def three_player_hand(rng: random.Random, rules: str) -> dict | None:
+    """A random legal hand `rules` accepts, its winner, discarder and dealer moved to the
+    seats of a table of three (None when the drawn hand is not one `rules` scores)."""
+    hand = random_hand(rng, rng.choice(sorted(ACCEPTED_SHAPES[rules])))
+    hand["seat_wind"] = rng.choice(THREE)
+    hand["dealer"] = rng.choice(THREE) if rng.random() < 0.3 else "E"
+    if hand["won_by"] in SELF_DRAWN:
+        hand.pop("discarder", None)
+    elif hand.get("first_turn"):  # earthly hand: won on the dealer's first discard
+        if hand["dealer"] == hand["seat_wind"]:
+            hand["dealer"] = next(w for w in THREE if w != hand["seat_wind"])
+        hand["discarder"] = hand["dealer"]
+    else:
+        hand["discarder"] = rng.choice([w for w in THREE if w != hand["seat_wind"]])
+    return hand if accepted_by(rules, hand) else None
+
+
+def outcome_at_three(hand: dict) -> Outcome:
+    """The hand's roles by chair: chairs 0, 1, 2 are the hand's E, S and W (who sits where
+    does not change who pays, only the winner, discarder and dealer do)."""
+    discarder = hand.get("discarder")
+    return Outcome(
+        winner=THREE.index(hand["seat_wind"]),
+        won_by=hand["won_by"],
+        discarder=None if discarder is None else THREE.index(discarder),
+        dealer=THREE.index(hand.get("dealer", "E")),
+        players=3,
+    )
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from(RULESET_NAMES))
+def test_a_full_hand_at_a_table_of_three_pays_as_quick_entry(seed, rules):
+    hand = three_player_hand(random.Random(seed), rules)
+    if hand is None:
+        return
+    result = score(dict(hand, options={"players": 3}), rules)
+    assert result.payments["N"] == 0
+    assert sum(result.payments.values()) == 0
+    by_chair = tuple(result.payments[w] for w in THREE)
+    if not result.allowed:
+        assert by_chair == (0, 0, 0)
+        return
+    assert payments_for_total(rules, result.total, outcome_at_three(hand)) == by_chair
+
+
+@pytest.mark.parametrize("rules", RULESET_NAMES)
+def test_random_hands_at_a_table_of_three_agree_with_quick_entry_per_seat(rules):
+    rng = random.Random(f"three {rules}")
+    compared = 0
+    while compared < 150:
+        hand = three_player_hand(rng, rules)
+        if hand is None:
+            continue
+        result = score(dict(hand, options={"players": 3}), rules)
+        if not result.allowed:
+            continue
+        at_four = score(hand, rules)
+        assert result.total == at_four.total  # the table's size changes payments only
+        by_chair = tuple(result.payments[w] for w in THREE)
+        assert result.payments["N"] == 0
+        assert payments_for_total(rules, result.total, outcome_at_three(hand)) == by_chair
+        compared += 1
+
+
+# The contract's example hand (34 basic points): its total depends on how it was won, so
+# each case gives the hand's way of winning and the multipliers of the total per seat.
+CLASSICAL_AT_THREE = [
+    # A non-dealer self-draws: the dealer pays 2x, the other 1x; North is not there.
+    ("S", "wall", None, "E", {"E": -2, "S": 3, "W": -1, "N": 0}),
+    # The dealer self-draws: each of the two others pays 2x (at four it would be 3 x 2x).
+    ("E", "wall", None, "E", {"E": 4, "S": -2, "W": -2, "N": 0}),
+    # A non-dealer wins on the dealer's discard: 4x, as at four.
+    ("S", "discard", "E", "E", {"E": -4, "S": 4, "W": 0, "N": 0}),
+    # Dealer West wins on South's discard: 4x.
+    ("W", "discard", "S", "W", {"E": 0, "S": -4, "W": 4, "N": 0}),
+]
+
+
+@pytest.mark.parametrize(("seat", "won_by", "discarder", "dealer", "times"), CLASSICAL_AT_THREE)
+def test_classical_at_a_table_of_three_pays_the_seed_table_without_north(
+    seat, won_by, discarder, dealer, times
+):
+    tiles = dict(HANDS["classical"][0])
+    hand = dict(tiles, won_by=won_by, seat_wind=seat, prevailing_wind="E", dealer=dealer)
+    if discarder:
+        hand["discarder"] = discarder
+    result = score(dict(hand, options={"players": 3}), "classical")
+    assert result.payments == {w: m * result.total for w, m in times.items()}
+    assert result.total == score(hand, "classical").total
+
+
+@pytest.mark.parametrize("rules", ["hk", "fan", "u3a"])
+def test_self_drawn_at_a_table_of_three_only_two_pay(rules):
+    tiles = dict(HANDS[rules][0])
+    tiles.pop("rob")
+    hand = dict(tiles, won_by="wall", seat_wind="S", prevailing_wind="E")
+    at_four = score(hand, rules).payments
+    at_three = score(dict(hand, options={"players": 3}), rules).payments
+    assert at_three["N"] == 0 and at_four["N"] < 0
+    assert at_three["E"] == at_four["E"] and at_three["W"] == at_four["W"]
+    assert at_three["S"] == at_four["S"] + at_four["N"]
+
+
+@pytest.mark.parametrize("rules", RULESET_NAMES)
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"seat_wind": "N"}, "seat_wind"),
+        ({"won_by": "discard", "discarder": "N"}, "discarder"),
+        ({"dealer": "N"}, "dealer"),
+    ],
+)
+def test_nobody_sits_north_at_a_table_of_three(rules, change, field):
+    tiles = dict(HANDS[rules][0])
+    tiles.pop("rob", None)
+    hand = dict(tiles, won_by="wall", seat_wind="S", prevailing_wind="E")
+    hand.update(change)
+    score(hand, rules)  # fine at a table of four
+    with pytest.raises(EngineError) as error:
+        score(dict(hand, options={"players": 3}), rules)
+    assert str(error.value) == (
+        f"At a three-player table nobody sits North: {field} must be E, S or W."
+    )
+
+
+@pytest.mark.parametrize("rules", RULESET_NAMES)
+@pytest.mark.parametrize("players", [2, 5])
+def test_a_table_has_three_or_four_players(rules, players):
+    hand = dict(HANDS[rules][0], won_by="wall", seat_wind="S", prevailing_wind="E")
+    hand.pop("rob", None)
+    with pytest.raises(EngineError, match=f"Option players must be from 3 to 4, not {players}."):
+        score(dict(hand, options={"players": players}), rules)
+
+
+def test_fan_liable_player_at_a_table_of_three():
+    hand = dict(HANDS["fan"][0], won_by="wall", seat_wind="S", prevailing_wind="E")
+    hand.pop("rob")
+    result = score(dict(hand, options={"players": 3, "liable": "W"}), "fan")
+    assert result.payments["W"] == -result.payments["S"] and result.payments["N"] == 0
+    assert result.payments["E"] == 0
+    outcome = Outcome(1, "wall", None, 0, players=3, liable=2)
+    assert payments_for_total("fan", result.total, outcome) == (
+        0,
+        result.payments["S"],
+        -result.payments["S"],
+    )
+    with pytest.raises(EngineError, match="nobody sits North: option liable must be E, S or W"):
+        score(dict(hand, options={"players": 3, "liable": "N"}), "fan")
+
+
+@pytest.mark.parametrize("rules", RULESET_NAMES)
+def test_the_command_line_takes_players_from_the_hand_or_the_option(rules):
+    hand = dict(HANDS[rules][0], won_by="wall", seat_wind="S", prevailing_wind="E")
+    hand.pop("rob", None)
+
+    def north_pays(argv: list[str], options: dict) -> bool:
+        line = (json.dumps(dict(hand, options=options)) + "\n").encode()
+        stdout = io.BytesIO()
+        status = cli.main(["--rules", rules, "--workers", "1", *argv], io.BytesIO(line), stdout)
+        assert status == 0
+        return json.loads(stdout.getvalue())["payments"]["N"] < 0
+
+    assert north_pays([], {})
+    assert not north_pays([], {"players": 3})
+    assert not north_pays(["--option", "players=3"], {})
+    assert north_pays(["--option", "players=3"], {"players": 4})  # the hand's own wins
 
 
 def test_goulash_total_pays_the_pot_as_a_scored_goulash_hand():
@@ -400,7 +577,11 @@ def test_chips_sum_to_zero_and_nobody_sitting_out_pays(outcome, kind):
 def test_rule_sets_say_how_they_count_and_what_a_hand_records():
     units = {name: get_ruleset(name).unit for name in RULESET_NAMES}
     assert units == {"classical": "points", "hk": "faan", "fan": "fan", "u3a": "points"}
-    assert get_ruleset("fan").hand_options == {"liable"}
+    assert get_ruleset("fan").hand_options == {"liable", "players"}
     assert get_ruleset("u3a").hand_options == {"goulash", "players"}
+    assert get_ruleset("classical").hand_options == get_ruleset("hk").hand_options == {"players"}
     assert "liable" not in get_ruleset("fan").club_options
+    for name in RULESET_NAMES:
+        assert get_ruleset(name).option_defaults["players"] == 4
+        assert "players" not in get_ruleset(name).club_options
     assert get_ruleset("classical").starting_tally == 2000

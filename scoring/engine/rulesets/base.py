@@ -23,6 +23,15 @@ from ..shapes import SHAPES
 from ..tiles import WINDS
 
 SEATS = WINDS
+# A table of three (hand option `players` = 3): East, South and West play; nobody is North,
+# so North pays nothing, as in quick entry (payments.py).
+THREE_PLAYER_SEATS = ("E", "S", "W")
+SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+# The option every rule set has for the table's size: 4, or 3 (nobody sits North). It is
+# an option of the hand (recorded with it), never a club setting.
+PLAYERS_OPTION = "players"
+PLAYERS_DEFAULT = 4
+PLAYERS_RANGE = (3, 4)
 _TRUE = frozenset(("true", "yes", "on", "1"))
 _FALSE = frozenset(("false", "no", "off", "0"))
 _EMPTY: Mapping = MappingProxyType({})
@@ -53,6 +62,21 @@ def owed_by_others(
         elif by_others:
             owed[seat] = by_others
     return owed
+
+
+def check_seats(hand, seats: tuple[str, ...]) -> None:
+    """The winner, the discarder and the dealer all sit at the table (at a table of three
+    nobody is North); EngineError naming the field otherwise."""
+    for field, seat in (
+        ("seat_wind", hand.seat_wind),
+        ("discarder", hand.discarder),
+        ("dealer", hand.dealer),
+    ):
+        if seat is not None and seat not in seats:
+            raise EngineError(
+                f"At a three-player table nobody sits {SEAT_NAMES[seat]}: {field} must be "
+                f"{', '.join(seats[:-1])} or {seats[-1]}."
+            )
 
 
 def settle(winner: str, owed: Mapping[str, int]) -> dict[str, int]:
@@ -95,8 +119,9 @@ class RuleSet:
     # What each player's tally usually starts a match with (a club may choose otherwise).
     starting_tally: int = 0
     option_defaults: Mapping[str, int | bool] = _EMPTY
-    # Options that describe one hand or one table rather than the club (e.g. fan's "liable",
-    # u3a's "goulash" and "players"): recorded with the hand, never among a club's settings.
+    # Options that describe one hand or one table rather than the club (every rule set's
+    # "players", fan's "liable", u3a's "goulash"): recorded with the hand, never among a
+    # club's settings.
     hand_options: frozenset[str] = frozenset()
     # Whole-number options with a lowest (and possibly highest) value: name -> (low, high).
     option_ranges: Mapping[str, tuple[int, int | None]] = _EMPTY
@@ -221,6 +246,8 @@ class RuleSet:
         all_readings = readings(hand)
         if not all_readings:
             raise EngineError(self._not_complete_message(hand))
+        if opts.get(PLAYERS_OPTION) == 3:
+            check_seats(hand, self.table_seats(opts))
         best: Result | None = None
         best_key = None
         refusal: EngineError | None = None
@@ -259,6 +286,10 @@ class RuleSet:
             best = replace(best, payments=zero_payments())
         return best
 
+    def table_seats(self, opts: Mapping) -> tuple[str, ...]:
+        """The seats at the table: all four, or East, South and West with `players` 3."""
+        return THREE_PLAYER_SEATS if opts.get(PLAYERS_OPTION) == 3 else SEATS
+
     def score_reading(self, hand: Hand, reading: Reading, opts: Mapping) -> Result | None:
         """Score one reading. Return None (or raise EngineError) to refuse the reading."""
         raise NotImplementedError
@@ -295,7 +326,9 @@ class RuleSet:
             limit=limit,
             allowed=allowed,
             breakdown=breakdown,
-            payments=self.payments(win, total, opts) if allowed else zero_payments(),
+            payments=self.payments(win, total, opts, self.table_seats(opts))
+            if allowed
+            else zero_payments(),
         )
 
     def minimum_total(self, opts: Mapping) -> int | None:

@@ -23,12 +23,15 @@ from ..patterns import nine_gates
 from ..result import Item, Result
 from ..shapes import special_shapes
 from ..tiles import CODES, WINDS
-from .base import RuleSet
+from .base import PLAYERS_DEFAULT, PLAYERS_RANGE, THREE_PLAYER_SEATS, RuleSet
 
 NAME = "classical"
 TITLE = "Classical points and doublings"
 
-OPTION_DEFAULTS: Mapping[str, int | bool] = MappingProxyType({"limit": 2000})
+OPTION_DEFAULTS: Mapping[str, int | bool] = MappingProxyType(
+    # players: 4, or 3 at a table of three (East, South and West; North pays nothing).
+    {"limit": 2000, "players": PLAYERS_DEFAULT}
+)
 
 # --- the seed's tables as data ------------------------------------------------------------
 # Set rows: (kind, category) -> (exposed points, exposed doublings, concealed points,
@@ -434,7 +437,8 @@ class ClassicalRuleSet(RuleSet):
     starting_tally = 2000
     shapes = frozenset(("standard", "thirteen_orphans"))
     limit_option = "limit"
-    option_ranges = MappingProxyType({"limit": (1, None)})
+    option_ranges = MappingProxyType({"limit": (1, None), "players": PLAYERS_RANGE})
+    hand_options = frozenset(("players",))
 
     def _tables(self) -> _Tables:
         """The lookup tables for this instance's values, built on first use. (with_overrides
@@ -505,177 +509,228 @@ class ClassicalRuleSet(RuleSet):
                     ) from None
             raise
 
-    def _limit_result(self, hand, index: int, limit: int) -> Result:
+    def _limit_result(self, hand, index: int, limit: int, seats: tuple[str, ...]) -> Result:
         return Result(
             rules=NAME,
             total=limit,
             limit=True,
             allowed=True,
             breakdown=(Item(name=LIMIT_HANDS[index], points=limit),),
-            payments=payments(hand, limit),
+            payments=payments(hand, limit, seats),
         )
 
     def score_reading(self, hand, reading, opts) -> Result | None:
+        """One reading, counted as seed 000 counts: limit hands first; then basic points for
+        the sets and the pair, the bonus tiles and going out, and the doublings that come
+        with them; then basic points x 2^doublings, capped at the limit. Each step appends
+        its lines to the breakdown and returns what it adds."""
         limit = opts["limit"]
-        shape = reading.shape
-        if shape != "standard":
-            if shape == "thirteen_orphans":
-                return self._limit_result(hand, THIRTEEN_ORPHANS, limit)
-            # Seeds 000/001 know only four sets and a pair, and Thirteen Orphans: seven
-            # pairs and the u3a shapes are not winning hands in classical.
-            return None
-        if hand.first_turn:
-            return self._limit_result(
-                hand, HEAVENLY if hand.seat_wind == hand.dealer else EARTHLY, limit
-            )
-
+        seats = WINDS if opts["players"] == 4 else THREE_PLAYER_SEATS
+        if reading.shape != "standard" or hand.first_turn:
+            return self._limit_by_shape_or_first_turn(hand, reading, limit, seats)
         tables = self.__dict__.get("_cached_tables")
         if tables is None or tables.values is not self.values:
             tables = self._tables()
-        table = tables.by_winds.get((hand.seat_wind, hand.prevailing_wind))
-        if table is None:
-            table = tables.winds(hand.seat_wind, hand.prevailing_wind)
-
-        # One pass over the groups (declared melds, concealed sets, the pair last).
+        seat, prevailing = hand.seat_wind, hand.prevailing_wind
+        table = tables.by_winds.get((seat, prevailing)) or tables.winds(seat, prevailing)
         breakdown = []
-        pair_item = None
-        points = doublings = counters = 0
-        and_flags = _ALL_SIMPLE | _ONLY_MAJOR | _EACH_MAJOR
-        or_bits = 0
-        for g in reading.groups:
-            entry = table[g.kind][g.concealed][g.tile]
-            item = entry[0]
-            if item is not None:
-                if entry[6]:
-                    pair_item = item  # listed after the sets
-                else:
-                    breakdown.append(item)
-                points += entry[1]
-                doublings += entry[2]
-            counters += entry[3]
-            and_flags &= entry[4]
-            or_bits |= entry[5]
-        if pair_item is not None:
-            breakdown.append(pair_item)
-        triplets = counters & 15
-        concealed_triplets = counters >> 4 & 15
-        suits = or_bits & 15  # 1, 2, 4: one suit; 8: honours
-
-        # Limit hands (four sets and a pair), in the seed's order.
-        limit_hand = -1
-        if triplets == 4 and concealed_triplets == 4:
-            limit_hand = (
-                FOUR_CONCEALED_TRIPLETS if counters & 0xF00 == 0 else FOUR_TRIPLETS_CONCEALED
-            )
-        elif (suits == 1 or suits == 2 or suits == 4) and nine_gates(hand, reading):
-            limit_hand = NINE_GATES
-        elif counters >> 16 & 15 == 3:
-            limit_hand = BIG_THREE_DRAGONS
-        elif counters >> 20 & 15 == 3 and or_bits & _PAIR_WIND:
-            limit_hand = LITTLE_FOUR_WINDS
-        elif counters >> 20 & 15 == 4:
-            limit_hand = BIG_FOUR_WINDS
-        elif suits == 8:
-            limit_hand = ALL_HONOURS
-        elif and_flags & _ONLY_MAJOR and not suits & 8:
-            limit_hand = ALL_TERMINALS
+        points, doublings, facts = _score_sets_and_pair(table, reading.groups, breakdown)
+        limit_hand = _limit_hand(hand, reading, facts)
         if limit_hand >= 0:
-            return self._limit_result(hand, limit_hand, limit)
-        scored_nothing = points == 0  # no set or pair scored (bonus tiles checked below)
+            return self._limit_result(hand, limit_hand, limit, seats)
+        bonus_points, bonus_doublings = _score_bonus_tiles(tables, hand, breakdown)
+        no_points = points == 0 and bonus_points == 0
+        points += bonus_points + _score_mahjong(tables, hand, breakdown)
+        doublings += bonus_doublings + _double_for_winning_move(tables, hand, breakdown)
+        doublings += _double_for_hand_patterns(tables.hand, facts, no_points, breakdown)
+        return _capped_result(hand, breakdown, points, doublings, limit, seats)
 
-        # Basic points: Mahjong lines first, then the sets and pair, then bonus tiles.
-        concealed_hand = True
-        for meld in hand.melds:
-            if not meld.concealed:
-                concealed_hand = False
-                break
-        mahjong_points, mahjong_items = tables.mahjong[hand.won_by][concealed_hand]
-        points += mahjong_points
-        if mahjong_items:
-            breakdown[0:0] = mahjong_items
-        bonus = hand.bonus
-        if bonus:
-            bonus_points = 0
-            bonus_table = tables.bonus_points
-            for t in bonus:
-                bonus_points += bonus_table[t - 34]
-            if bonus_points:
-                breakdown.append(tables.bonus_line(len(bonus), bonus_points))
-                points += bonus_points
-                scored_nothing = False
-            # Doublings from bonus tiles.
-            seat = _SEAT_INDEX[hand.seat_wind]
-            prev = _SEAT_INDEX[hand.prevailing_wind]
-            found = []
-            if 34 + seat in bonus:
-                found.append(tables.bonus_items[seat][0])
-            if 38 + seat in bonus:
-                found.append(tables.bonus_items[seat][1])
-            if 34 + prev in bonus:
-                found.append(tables.bonus_items[prev][2])
-            if 38 + prev in bonus:
-                found.append(tables.bonus_items[prev][3])
-            if len(bonus) >= 4:
-                flowers = sum(1 for t in bonus if t < 38)
-                if flowers == 4:
-                    found.append(tables.four_flowers)
-                if len(bonus) - flowers == 4:
-                    found.append(tables.four_seasons)
-            for item, d in found:
-                if d:
-                    breakdown.append(item)
-                    doublings += d
-        # Doublings: how the hand was won.
-        d, win_items = tables.win_items[hand.won_by, hand.last_tile]
-        if d:
-            breakdown.extend(win_items)
-            doublings += d
-        # Doublings: the hand's patterns, in the seed's order.
-        hand_table = tables.hand
-        found = []
-        if scored_nothing:
-            found.append(hand_table["no_points"])
-        if and_flags & _ALL_SIMPLE:
-            found.append(hand_table["all_simples"])
-        if counters >> 12 & 15 >= 3:
-            chow_bits = or_bits >> _CHOW_BITS
-            for shift in (0, 9, 18):
-                if chow_bits >> shift & _CONSECUTIVE_CHOWS == _CONSECUTIVE_CHOWS:
-                    found.append(hand_table["three_consecutive_chows"])
-                    break
-        if triplets == 4:
-            found.append(
-                hand_table["four_triplets_three_concealed"]
-                if concealed_triplets == 3
-                else hand_table["four_triplets"]
-            )
-        elif concealed_triplets == 3 and counters >> 12 & 15 == 1:
-            found.append(hand_table["three_and_one"])
-        if suits == 1 or suits == 2 or suits == 4:
-            found.append(hand_table["one_suit_only"])
-        if and_flags & _ONLY_MAJOR:  # with honours and terminals: the pure ones are limits
-            found.append(hand_table["all_honours_and_terminals"])
-        if and_flags & _EACH_MAJOR:
-            found.append(hand_table["honour_or_terminal_in_each_set"])
-        if suits == 9 or suits == 10 or suits == 12:
-            found.append(hand_table["one_suit_with_honours"])
-        if counters >> 16 & 15 == 2 and or_bits & _PAIR_DRAGON:
-            found.append(hand_table["little_three_dragons"])
-        for item, d in found:
-            if item is not None:
-                breakdown.append(item)
-                doublings += d
-
-        raw = points << doublings if doublings >= 0 else points >> -doublings
-        total = raw if raw < limit else limit
-        return Result(
-            rules=NAME,
-            total=total,
-            limit=raw >= limit,
-            allowed=True,
-            breakdown=tuple(breakdown),
-            payments=payments(hand, total),
+    def _limit_by_shape_or_first_turn(
+        self, hand, reading, limit: int, seats: tuple[str, ...]
+    ) -> Result | None:
+        """Thirteen orphans, and heavenly / earthly hands, score the limit; other special
+        shapes are not winning hands in classical (None)."""
+        shape = reading.shape
+        if shape == "thirteen_orphans":
+            return self._limit_result(hand, THIRTEEN_ORPHANS, limit, seats)
+        if shape != "standard":
+            # Seeds 000/001 know only four sets and a pair, and Thirteen Orphans: seven
+            # pairs and the u3a shapes are not winning hands in classical.
+            return None
+        return self._limit_result(
+            hand, HEAVENLY if hand.seat_wind == hand.dealer else EARTHLY, limit, seats
         )
+
+
+# --- the steps of score_reading -------------------------------------------------------------
+
+
+def _score_sets_and_pair(table: dict, groups: tuple, breakdown: list) -> tuple[int, int, tuple]:
+    """Each set's points and doublings from the seed's set table (chows score nothing), then
+    the pair's (dragons, own wind, prevailing wind; double wind twice). Returns (points,
+    doublings, facts): the facts (counters, AND flags, OR bits; see _group_facts) are what
+    limit and doubling hands are read from."""
+    points = doublings = counters = 0
+    and_flags = _ALL_SIMPLE | _ONLY_MAJOR | _EACH_MAJOR
+    or_bits = 0
+    # Declared melds, then concealed sets, then the pair: listed in that order.
+    for g in groups:
+        entry = table[g.kind][g.concealed][g.tile]
+        item = entry[0]
+        if item is not None:
+            breakdown.append(item)
+            points += entry[1]
+            doublings += entry[2]
+        counters += entry[3]
+        and_flags &= entry[4]
+        or_bits |= entry[5]
+    return points, doublings, (counters, and_flags, or_bits)
+
+
+def _limit_hand(hand, reading, facts: tuple[int, int, int]) -> int:
+    """The first limit hand of four sets and a pair this reading makes, in the seed's
+    order (an index into LIMIT_HANDS), or -1."""
+    counters, and_flags, or_bits = facts
+    suits = or_bits & 15  # 1, 2, 4: one suit; 8: honours
+    if counters & 15 == 4 and counters >> 4 & 15 == 4:
+        return FOUR_CONCEALED_TRIPLETS if counters & 0xF00 == 0 else FOUR_TRIPLETS_CONCEALED
+    if (suits == 1 or suits == 2 or suits == 4) and nine_gates(hand, reading):
+        return NINE_GATES
+    if counters >> 16 & 15 == 3:
+        return BIG_THREE_DRAGONS
+    if counters >> 20 & 15 == 3 and or_bits & _PAIR_WIND:
+        return LITTLE_FOUR_WINDS
+    if counters >> 20 & 15 == 4:
+        return BIG_FOUR_WINDS
+    if suits == 8:
+        return ALL_HONOURS
+    if and_flags & _ONLY_MAJOR and not suits & 8:
+        return ALL_TERMINALS
+    return -1
+
+
+_NOTHING = (0, 0)
+
+
+def _score_bonus_tiles(tables: _Tables, hand, breakdown: list) -> tuple[int, int]:
+    """Points for each flower and season; doublings for own and prevailing-wind ones and
+    for all four of a kind. Returns (points, doublings)."""
+    bonus = hand.bonus
+    if not bonus:
+        return _NOTHING
+    points = 0
+    bonus_table = tables.bonus_points
+    for t in bonus:
+        points += bonus_table[t - 34]
+    if points:
+        breakdown.append(tables.bonus_line(len(bonus), points))
+    seat = _SEAT_INDEX[hand.seat_wind]
+    prev = _SEAT_INDEX[hand.prevailing_wind]
+    found = []
+    if 34 + seat in bonus:
+        found.append(tables.bonus_items[seat][0])
+    if 38 + seat in bonus:
+        found.append(tables.bonus_items[seat][1])
+    if 34 + prev in bonus:
+        found.append(tables.bonus_items[prev][2])
+    if 38 + prev in bonus:
+        found.append(tables.bonus_items[prev][3])
+    if len(bonus) >= 4:
+        flowers = sum(1 for t in bonus if t < 38)
+        if flowers == 4:
+            found.append(tables.four_flowers)
+        if len(bonus) - flowers == 4:
+            found.append(tables.four_seasons)
+    doublings = 0
+    for item, d in found:
+        if d:
+            breakdown.append(item)
+            doublings += d
+    return points, doublings
+
+
+def _score_mahjong(tables: _Tables, hand, breakdown: list) -> int:
+    """Going out: Mahjong's points, more for a tile from the wall and for a concealed hand
+    (declared concealed kongs keep it concealed); listed first. Returns the points."""
+    concealed_hand = True
+    for meld in hand.melds:
+        if not meld.concealed:
+            concealed_hand = False
+            break
+    points, items = tables.mahjong[hand.won_by][concealed_hand]
+    if items:
+        breakdown[0:0] = items
+    return points
+
+
+def _double_for_winning_move(tables: _Tables, hand, breakdown: list) -> int:
+    """Doublings for the last tile of the wall, the last discard and robbing a kong."""
+    d, items = tables.win_items[hand.won_by, hand.last_tile]
+    if d:
+        breakdown.extend(items)
+    return d
+
+
+def _double_for_hand_patterns(
+    hand_table: dict, facts: tuple[int, int, int], no_points: bool, breakdown: list
+) -> int:
+    """Doublings for the whole hand's patterns, in the seed's order (No points: no set,
+    pair or bonus tile scored any points)."""
+    counters, and_flags, or_bits = facts
+    suits = or_bits & 15
+    triplets = counters & 15
+    concealed_triplets = counters >> 4 & 15
+    found = []
+    if no_points:
+        found.append(hand_table["no_points"])
+    if and_flags & _ALL_SIMPLE:
+        found.append(hand_table["all_simples"])
+    if counters >> 12 & 15 >= 3:
+        chow_bits = or_bits >> _CHOW_BITS
+        for shift in (0, 9, 18):
+            if chow_bits >> shift & _CONSECUTIVE_CHOWS == _CONSECUTIVE_CHOWS:
+                found.append(hand_table["three_consecutive_chows"])
+                break
+    if triplets == 4:
+        found.append(
+            hand_table["four_triplets_three_concealed"]
+            if concealed_triplets == 3
+            else hand_table["four_triplets"]
+        )
+    elif concealed_triplets == 3 and counters >> 12 & 15 == 1:
+        found.append(hand_table["three_and_one"])
+    if suits == 1 or suits == 2 or suits == 4:
+        found.append(hand_table["one_suit_only"])
+    if and_flags & _ONLY_MAJOR:  # with honours and terminals: the pure ones are limits
+        found.append(hand_table["all_honours_and_terminals"])
+    if and_flags & _EACH_MAJOR:
+        found.append(hand_table["honour_or_terminal_in_each_set"])
+    if suits == 9 or suits == 10 or suits == 12:
+        found.append(hand_table["one_suit_with_honours"])
+    if counters >> 16 & 15 == 2 and or_bits & _PAIR_DRAGON:
+        found.append(hand_table["little_three_dragons"])
+    doublings = 0
+    for item, d in found:
+        if item is not None:
+            breakdown.append(item)
+            doublings += d
+    return doublings
+
+
+def _capped_result(
+    hand, breakdown: list, points: int, doublings: int, limit: int, seats: tuple[str, ...]
+) -> Result:
+    """Basic points x 2^doublings, capped at the limit."""
+    raw = points << doublings if doublings >= 0 else points >> -doublings
+    total = raw if raw < limit else limit
+    return Result(
+        rules=NAME,
+        total=total,
+        limit=raw >= limit,
+        allowed=True,
+        breakdown=tuple(breakdown),
+        payments=payments(hand, total, seats),
+    )
 
 
 RULESET = ClassicalRuleSet()

@@ -27,7 +27,7 @@ from ..tiles import (
     is_flower,
     is_season,
 )
-from .base import RuleSet, owed_by_others, settle
+from .base import PLAYERS_DEFAULT, PLAYERS_RANGE, RuleSet, owed_by_others, settle
 
 OPTION_DEFAULTS: dict[str, int | bool | str] = {
     "min_fan": 1,  # below this the hand may not go out (allowed: false, no payments)
@@ -35,6 +35,8 @@ OPTION_DEFAULTS: dict[str, int | bool | str] = {
     # The 9-piece penalty, set on the hand by the scorer: the seat letter (E, S, W, N) of
     # the player who pays for everyone; "" = nobody.
     "liable": "",
+    # 4, or 3 at a table of three (East, South and West; North pays nothing).
+    "players": PLAYERS_DEFAULT,
 }
 # Every number of seed 003's lists, plus seed 002's faan-to-points table and payment
 # multipliers (rulings.md, section "fan"). Keys are stable: clubs store overrides by them.
@@ -215,8 +217,10 @@ class FanRuleSet(RuleSet):
     quads_in_seven_pairs = False  # seed 003: "7 Pairs (no quads)"
     minimum_option = "min_fan"
     limit_option = "max_fan"
-    option_ranges = MappingProxyType({"min_fan": (0, None), "max_fan": (1, None)})
-    hand_options = frozenset(("liable",))
+    option_ranges = MappingProxyType(
+        {"min_fan": (0, None), "max_fan": (1, None), "players": PLAYERS_RANGE}
+    )
+    hand_options = frozenset(("liable", "players"))
     unit = "fan"
     starting_tally = 500
 
@@ -327,6 +331,10 @@ def liable_seat(win, opts: Mapping) -> str | None:
     liable = opts["liable"].strip().upper()
     if not liable:
         return None
+    if liable == "N" and opts["players"] == 3:
+        raise EngineError(
+            "At a three-player table nobody sits North: option liable must be E, S or W."
+        )
     if liable not in WINDS:
         raise EngineError(
             "Option liable must be the seat (E, S, W or N) of the player who pays for "

@@ -2,7 +2,8 @@
 
 The rule set is data plus small pattern functions:
 
-- ``OPTION_DEFAULTS``: ``min_faan`` (3) and ``max_faan`` (10).
+- ``OPTION_DEFAULTS``: ``min_faan`` (3) and ``max_faan`` (10); ``players`` (4, or 3 at a
+  table of three, a hand option).
 - ``VALUE_DEFAULTS``: every number of seed 002's score table, under stable dotted keys. A row
   with a closed and an open value ("2 (1)") has two keys, ``<row>.closed`` and ``<row>.open``;
   a closed-only row ("2 (-)") has ``.open`` = 0. A row that scores "max" has the value ``MAX``
@@ -47,11 +48,16 @@ from ..tiles import (
     number_of,
     suit_of,
 )
-from .base import RuleSet, owed_by_others, settle
+from .base import PLAYERS_DEFAULT, PLAYERS_RANGE, RuleSet, owed_by_others, settle
 
 MAX = -1  # a value that means "this element scores the maximum (max_faan)"
 
-OPTION_DEFAULTS: dict[str, int] = {"min_faan": 3, "max_faan": 10}
+OPTION_DEFAULTS: dict[str, int] = {
+    "min_faan": 3,
+    "max_faan": 10,
+    # 4, or 3 at a table of three (East, South and West; North pays nothing).
+    "players": PLAYERS_DEFAULT,
+}
 
 VALUE_DEFAULTS: dict[str, int] = {
     # Alternate winning hands
@@ -191,7 +197,10 @@ class HongKongRuleSet(RuleSet):
     quads_in_seven_pairs = False  # four of a kind is not two pairs
     minimum_option = "min_faan"
     limit_option = "max_faan"
-    option_ranges = MappingProxyType({"min_faan": (0, None), "max_faan": (1, None)})
+    option_ranges = MappingProxyType(
+        {"min_faan": (0, None), "max_faan": (1, None), "players": PLAYERS_RANGE}
+    )
+    hand_options = frozenset(("players",))
     unit = "faan"
     starting_tally = 500
 

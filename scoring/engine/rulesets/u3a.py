@@ -39,11 +39,16 @@ from ..tiles import (
     is_wind,
     suit_of,
 )
-from .base import RuleSet, owed_by_others, settle, zero_payments
+from .base import (
+    PLAYERS_DEFAULT,
+    PLAYERS_RANGE,
+    RuleSet,
+    owed_by_others,
+    settle,
+    zero_payments,
+)
 
 SEATS = WINDS
-THREE_PLAYER_SEATS = ("E", "S", "W")  # three-player table: nobody sits North
-SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 OPTION_DEFAULTS: dict[str, int | bool] = {
     # Below this the hand may not go out: allowed false, no payments. Seed: "Minimum three
@@ -54,7 +59,7 @@ OPTION_DEFAULTS: dict[str, int | bool] = {
     # `goulash.min_points` points (or min_points if higher) and the winner takes the pot.
     "goulash": False,
     # 4, or 3 for a three-player table (seats E, S, W; nobody pays for North).
-    "players": 4,
+    "players": PLAYERS_DEFAULT,
 }
 
 # Every number of seed 004's tables (rulings.md, section "u3a"). Keys are stable: clubs store
@@ -413,12 +418,9 @@ class U3ARuleSet(RuleSet):
     value_defaults = VALUE_DEFAULTS
     hand_options = frozenset(("goulash", "players"))
     minimum_option = "min_points"
-    option_ranges = MappingProxyType({"min_points": (0, None), "players": (3, 4)})
+    option_ranges = MappingProxyType({"min_points": (0, None), "players": PLAYERS_RANGE})
 
     # -- options ---------------------------------------------------------------------
-
-    def table_seats(self, opts: Mapping[str, object]) -> tuple[str, ...]:
-        return THREE_PLAYER_SEATS if opts["players"] == 3 else SEATS
 
     def minimum_total(self, opts: Mapping[str, object]) -> int:
         """The fewest points that may go out (goulash: at least goulash.min_points)."""
@@ -453,20 +455,6 @@ class U3ARuleSet(RuleSet):
             + v["extra.concealed_hand.points"]
             + max(flowers, v["extra.no_flowers.points"])
         )
-
-    def _check_hand(self, hand, seats: tuple[str, ...]) -> None:
-        if len(seats) == 4:
-            return
-        for field, seat in (
-            ("seat_wind", hand.seat_wind),
-            ("discarder", hand.discarder),
-            ("dealer", hand.dealer),
-        ):
-            if seat is not None and seat not in seats:
-                raise EngineError(
-                    f"At a three-player table nobody sits {SEAT_NAMES[seat]}: {field} must "
-                    f"be E, S or W."
-                )
 
     # -- points ----------------------------------------------------------------------
 
@@ -566,8 +554,7 @@ class U3ARuleSet(RuleSet):
         return settle(win.seat_wind, owed_by_others(win.seat_wind, seats, discarder, chips, chips))
 
     def score_reading(self, hand, reading, opts) -> Result:
-        seats = self.table_seats(opts)
-        self._check_hand(hand, seats)
+        seats = self.table_seats(opts)  # RuleSet.score has checked the hand's seats are there
         items = self.hand_items(hand, reading)
         total = sum(item.points or 0 for item in items)
         allowed = total >= self.minimum_total(opts)
