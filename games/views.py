@@ -405,9 +405,7 @@ def full_hand(request, match):
             contract = table_rules.full_hand(
                 match, board.state, win.tiles, win.winner, win.won_by, win.discarder
             )
-            result, payments = table_rules.score_full_hand(
-                match, board.state, contract, win.winner, win.discarder
-            )
+            result, payments = table_rules.score_full_hand(match, board.state, contract)
         except table_rules.TotalRefused as error:
             raise EngineError(str(error)) from error
         return result, selectors.pay_words(board.names, payments), board.unit

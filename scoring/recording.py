@@ -137,9 +137,7 @@ def _score_full(match: Match, state, win: FullWin):
     """The contract JSON with the state's winds, the engine's result, payments per chair."""
     try:
         hand = table_rules.full_hand(match, state, win.tiles, win.winner, win.won_by, win.discarder)
-        result, payments = table_rules.score_full_hand(
-            match, state, hand, win.winner, win.discarder
-        )
+        result, payments = table_rules.score_full_hand(match, state, hand)
     except table_rules.TotalRefused as error:
         raise RecordingError(str(error)) from error
     return hand, result, payments

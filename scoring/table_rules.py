@@ -96,14 +96,13 @@ def unit(ruleset: RuleSet) -> str:
     return ruleset.unit
 
 
-def hand_options(match, state) -> dict:
-    """A hand's own options at this table: u3a's goulash, and three players where the rule
-    set has that option (then nobody is North)."""
-    ruleset = match_ruleset(match)
+def hand_options(state) -> dict:
+    """A hand's own options at this table: u3a's goulash, and three players (then nobody
+    is North)."""
     options: dict = {}
     if state.goulash:
         options["goulash"] = True
-    if len(state.seated) == 3 and "players" in ruleset.option_defaults:
+    if len(state.seated) == 3:
         options["players"] = 3
     return options
 
@@ -125,36 +124,23 @@ def full_hand(match, state, tiles: dict, winner: int, won_by: str, discarder) ->
         if winds[discarder] is None:
             raise TotalRefused("That player sits out this hand, so cannot have discarded.")
         hand["discarder"] = winds[discarder]
-    options = hand_options(match, state)
+    options = hand_options(state)
     if options:
         hand["options"] = options
     return hand
 
 
-def score_full_hand(match, state, hand: dict, winner: int, discarder) -> tuple[object, list]:
+def score_full_hand(match, state, hand: dict) -> tuple[object, list]:
     """The engine's result for `hand` (from `full_hand`) and each chair's payment: the
     engine's payments by seat wind, mapped to chairs through the state's winds (a chair
-    sitting out pays nothing). Raises TotalRefused with the engine's message."""
+    sitting out pays nothing; at a table of three the hand says so, so nobody pays for
+    North). Raises TotalRefused with the engine's message."""
     ruleset = match_ruleset(match)
     try:
         result = engine.score(hand, ruleset)
     except EngineError as error:
         raise TotalRefused(str(error)) from error
     payments = [0 if wind is None else result.payments[wind] for wind in state.winds]
-    if result.allowed and len(state.seated) == 3 and "players" not in ruleset.option_defaults:
-        # A rule set without a three-player option pays a North nobody plays: the same total
-        # paid by the quick-entry path, which leaves the empty seat out.
-        outcome = engine.Outcome(
-            winner=winner,
-            won_by=hand["won_by"],
-            discarder=discarder,
-            dealer=state.dealer,
-            players=match.chair_count,
-        )
-        try:
-            payments = list(engine.payments_for_total(ruleset, result.total, outcome))
-        except EngineError as error:
-            raise TotalRefused(str(error)) from error
     return result, payments
 
 
@@ -169,7 +155,7 @@ def full_hand_payments(match, state, hand) -> list[int]:
     returns each chair's payment; TotalRefused when it is no longer a hand that may go out."""
     tiles = {k: v for k, v in (hand.tiles or {}).items() if k not in PLACE_FIELDS}
     hand_json = full_hand(match, state, tiles, hand.winner, hand.won_by, hand.discarder)
-    result, payments = score_full_hand(match, state, hand_json, hand.winner, hand.discarder)
+    result, payments = score_full_hand(match, state, hand_json)
     if not result.allowed:
         raise TotalRefused(
             f"in its new place it scores {result.total} {unit(match_ruleset(match))}, "

@@ -24,11 +24,9 @@ def _match(club, rules, sizes=(4,)):
     return start_play(seated_session(club, sizes=sizes))[0]
 
 
-CASES = [(rules, sizes) for rules in RULES for sizes in ((4,), (5,))] + [("u3a", (3,))]
+CASES = [(rules, sizes) for rules in RULES for sizes in ((4,), (5,), (3,))]
 
 
-# Only u3a's full-hand scoring knows a table of three (its `players` option); under the
-# other rule sets a scored hand is always paid by four seats.
 @pytest.mark.parametrize(("rules", "sizes"), CASES)
 def test_full_hands_and_quick_totals_pay_the_same(club, rules, sizes):
     """Score random legal hands as the table plays them (winds from the match's state)
@@ -51,7 +49,7 @@ def test_full_hands_and_quick_totals_pay_the_same(club, rules, sizes):
             seat_wind=state.winds[winner],
             dealer=state.winds[state.dealer],
             prevailing_wind=state.round,
-            options={"players": len(state.seated)} if rules == "u3a" else {},
+            options={"players": len(state.seated)},
         )
         discarder = None
         if hand["won_by"] in ("discard", "robbing_kong"):
