@@ -41,6 +41,8 @@ class ClubSettingsForm(forms.ModelForm):
             "spread_beginners",
             "show_dice",
             "dice_count",
+            "collects_table_money",
+            "table_money",
         ]
         widgets = {"odd_tables": forms.RadioSelect, "dice_count": forms.RadioSelect}
 
@@ -90,6 +92,10 @@ class ClubSettingsForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        if cleaned.get("collects_table_money") and not cleaned.get("table_money"):
+            self.add_error(
+                "table_money", "Please give the table money each person pays, e.g. 2.50."
+            )
         if self.errors:
             return cleaned
         ruleset = get_ruleset(self.rule_set_name)
