@@ -92,7 +92,11 @@ def evening(session: Session) -> Evening:
     started = bool(boards)
     result = Evening(session=session, counts=counts, plan=plan)
     result.tables = [
-        TableLine(board.match.table_number, reverse("games:table", args=[pk, board.match.table_number]), _table_words(board))
+        TableLine(
+            board.match.table_number,
+            reverse("games:table", args=[pk, board.match.table_number]),
+            _table_words(board),
+        )
         for board in boards
     ]
 
@@ -128,7 +132,9 @@ def evening(session: Session) -> Evening:
         Step(
             "print",
             "Print",
-            "The room sheet and a card for each table" if published else "Once the seating is published",
+            "The room sheet and a card for each table"
+            if published
+            else "Once the seating is published",
             reverse("club:seating_print", args=[pk]),
             # Printing is optional: never the step the page waits on.
             done=True,
@@ -168,7 +174,9 @@ def evening(session: Session) -> Evening:
         Step(
             "end",
             "End the evening",
-            "The evening is over: the session is closed" if closed else "Ends every table's match and closes the session",
+            "The evening is over: the session is closed"
+            if closed
+            else "Ends every table's match and closes the session",
             reverse("games:end", args=[pk]),
             done=closed,
             ready=started and not closed,

@@ -1,4 +1,5 @@
 import uuid
+from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
@@ -53,6 +54,7 @@ class ClubSettingsForm(forms.ModelForm):
             rule_set = self.instance.rule_set
         self.rule_set_name = rule_set
         self.fields["dice_count"].required = False
+        self.fields["table_money"].required = False
         ruleset = get_ruleset(rule_set)
         same_rules = rule_set == self.instance.rule_set
         saved_options = self.instance.rule_options if same_rules else {}
@@ -69,6 +71,10 @@ class ClubSettingsForm(forms.ModelForm):
             field.required = False
             field.help_text = f"Usual value: {default}"
             self.fields[VALUE_PREFIX + key] = field
+
+    def clean_table_money(self):
+        # Only asked for when the club collects table money; empty means none.
+        return self.cleaned_data.get("table_money") or Decimal("0")
 
     def clean_dice_count(self):
         # Only asked for when the dice are shown; an absent choice keeps the saved one.

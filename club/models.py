@@ -2,8 +2,8 @@
 
 import datetime
 import secrets
-from decimal import Decimal
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError

@@ -32,6 +32,7 @@ urlpatterns: list = [
         attendance.set_attendance,
         name="set_attendance",
     ),
+    path("sessions/<int:pk>/check-in/<int:member_pk>/paid/", attendance.set_paid, name="set_paid"),
     path("sessions/<int:pk>/check-in/walk-in/", attendance.walk_in, name="walk_in"),
     path("sessions/<int:session_id>/seating/", include("club.seating.urls")),
 ]

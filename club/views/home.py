@@ -1,9 +1,9 @@
 from django.contrib import messages
 from django.shortcuts import redirect, render
 
+from club import evening
 from club.forms import ClubSettingsForm
 from club.models import Club
-from club import evening
 from club.roles import coordinator_required, is_coordinator
 
 
