@@ -27,6 +27,8 @@ class Step:
     post: bool = False  # a form button rather than a link
     help: str = ""
     danger: bool = False
+    # Never ticked off: check-in goes on all evening, printing is optional.
+    ongoing: bool = False
 
 
 @dataclass
@@ -109,13 +111,18 @@ def evening(session: Session) -> Evening:
             "See who came" if closed else "Check in",
             here,
             reverse("club:check_in", args=[pk]),
-            done=closed or plan is not None,
+            # Done once people are here: latecomers still come, but the seating is next.
+            done=closed or counts.present > 0 or plan is not None,
+            ongoing=True,
         )
     )
     if plan is None:
         seating = "Not made yet"
+    elif published and plan.published_at:
+        at = timezone.localtime(plan.published_at)
+        seating = f"Published at {at:%H:%M}: members can see their tables"
     elif published:
-        seating = f"Published at {timezone.localtime(plan.published_at):%H:%M}: members can see their tables"
+        seating = "Published: members can see their tables"
     else:
         seating = "A draft: not published, members cannot see it yet"
     result.steps.append(
@@ -139,6 +146,7 @@ def evening(session: Session) -> Evening:
             # Printing is optional: never the step the page waits on.
             done=True,
             ready=published,
+            ongoing=True,
         )
     )
     if started:
@@ -155,7 +163,7 @@ def evening(session: Session) -> Evening:
             "Start play at the tables",
             start_state,
             reverse("games:start", args=[pk]),
-            done=started or closed,
+            done=started,
             ready=published and not closed,
             post=True,
             help="Opens a page for each table to record its hands.",
