@@ -7,4 +7,5 @@ from scoring import views
 app_name = "scoring"
 urlpatterns = [
     path("practice/", views.practice, name="practice"),
+    path("rules/", views.rules, name="rules"),
 ]

@@ -1,5 +1,5 @@
-"""Scoring outside a match: practice with the tile picker, and the scoring API for other
-tools. Neither stores anything."""
+"""Scoring outside a match: the club's rules to read, practice with the tile picker, and
+the scoring API for other tools. None of them stores anything."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from scoring.engine.cli import MAX_LINE_BYTES, answer_one
 from scoring.engine.rulesets import RULESET_NAMES
 from scoring.engine.tiles import WINDS
 from scoring.forms import PickerForm, PracticeForm, Preview, result_preview
+from scoring.rulebook import rulebook
 from scoring.rules import club_ruleset
 
 PRACTICE = "scoring/practice.html"
@@ -71,6 +72,13 @@ def practice(request):
     if request.htmx:
         return render(request, PICKER_BODY, context)
     return render(request, PRACTICE, context)
+
+
+def rules(request):
+    """ "Our rules": the club's rule set with the club's own values, for anyone to read."""
+    club = Club.objects.current()
+    book = rulebook(club_ruleset(club), club.effective_starting_tally)
+    return render(request, "scoring/rules.html", {"book": book})
 
 
 def _api_error(message: str, rules: str | None = None) -> HttpResponse:
