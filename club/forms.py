@@ -1,4 +1,5 @@
 import uuid
+from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
@@ -41,6 +42,8 @@ class ClubSettingsForm(forms.ModelForm):
             "spread_beginners",
             "show_dice",
             "dice_count",
+            "collects_table_money",
+            "table_money",
         ]
         fields += ["standings_ranking", "placing_points", "min_sessions", "standings_visibility"]
         widgets = {
@@ -59,6 +62,7 @@ class ClubSettingsForm(forms.ModelForm):
         self.fields["dice_count"].required = False
         for name in self.STANDINGS_FIELDS:
             self.fields[name].required = False
+        self.fields["table_money"].required = False
         ruleset = get_ruleset(rule_set)
         same_rules = rule_set == self.instance.rule_set
         saved_options = self.instance.rule_options if same_rules else {}
@@ -75,6 +79,10 @@ class ClubSettingsForm(forms.ModelForm):
             field.required = False
             field.help_text = f"Usual value: {default}"
             self.fields[VALUE_PREFIX + key] = field
+
+    def clean_table_money(self):
+        # Only asked for when the club collects table money; empty means none.
+        return self.cleaned_data.get("table_money") or Decimal("0")
 
     def clean_dice_count(self):
         # Only asked for when the dice are shown; an absent choice keeps the saved one.
@@ -125,6 +133,10 @@ class ClubSettingsForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        if cleaned.get("collects_table_money") and not cleaned.get("table_money"):
+            self.add_error(
+                "table_money", "Please give the table money each person pays, e.g. 2.50."
+            )
         if self.errors:
             return cleaned
         ruleset = get_ruleset(self.rule_set_name)

@@ -3,6 +3,7 @@
 import datetime
 import secrets
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -77,6 +78,18 @@ class Club(models.Model):
     dice_count = models.PositiveSmallIntegerField(
         "dice for breaking the wall", choices=[(2, "Two dice"), (3, "Three dice")], default=2
     )
+    collects_table_money = models.BooleanField(
+        "collect table money",
+        default=False,
+        help_text="A “Paid” tick beside each person at check-in, with the evening's total.",
+    )
+    table_money = models.DecimalField(
+        "table money per person (£)",
+        max_digits=6,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0"), "Table money cannot be below nothing.")],
+    )
     season_start = models.DateField(
         "this season began on",
         null=True,
@@ -120,6 +133,13 @@ class Club(models.Model):
     )
 
     objects = ClubQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(table_money__gte=0), name="table_money_not_negative"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -503,24 +523,33 @@ class Session(models.Model):
                 "Reopen it on the session's page if something needs correcting."
             )
 
-    # The buttons on a session's page: planned -> in play -> closed, and reopening a closed one.
+    # The status moves by itself: starting play at the tables puts it in play and ending
+    # the evening closes it (games.start). The one move made by hand is reopening a closed
+    # session to correct something.
     MOVES = {
-        Status.PLANNED: [Status.IN_PLAY],
-        Status.IN_PLAY: [Status.CLOSED],
+        Status.PLANNED: [],
+        Status.IN_PLAY: [],
         Status.CLOSED: [Status.IN_PLAY],
     }
 
-    def moves(self) -> list[tuple[str, str]]:
-        """(status, label) of each status this session can be moved to from here."""
-        return [(status, self.Status(status).label) for status in self.MOVES[self.status]]
+    # Where the status-only buttons went: what to press instead.
+    MOVED_BY = {
+        Status.IN_PLAY: "Play starts with “Start play at the tables” once the seating is "
+        "published.",
+        Status.CLOSED: "The session closes with “End the evening”, which ends every table's "
+        "match too.",
+    }
 
     def move_to(self, status: str) -> None:
         if status not in self.MOVES.get(self.status, []):
             label = dict(self.Status.choices).get(status, status)
-            raise Refused(
+            refusal = (
                 f"This session is {self.get_status_display().lower()}; "
                 f"it cannot be set to “{label}” from here."
             )
+            if status in self.MOVED_BY and not self.is_closed:
+                refusal += " " + self.MOVED_BY[status]
+            raise Refused(refusal)
         self.status = status
         self.save(update_fields=["status"])
 
@@ -610,8 +639,31 @@ class Session(models.Model):
 
     def attendance_counts(self) -> "AttendanceCounts":
         listed = self.check_in_list().count()
-        present = self.attendances.filter(left_at__isnull=True).count()
-        return AttendanceCounts(present=present, absent=listed - present)
+        counted = self.attendances.aggregate(
+            present=models.Count("pk", filter=Q(left_at__isnull=True)),
+            paid=models.Count("pk", filter=Q(paid=True)),
+        )
+        return AttendanceCounts(
+            present=counted["present"],
+            absent=listed - counted["present"],
+            paid=counted["paid"],
+            table_money=self.club.table_money,
+        )
+
+    def set_paid(self, member: "Member", paid: bool) -> "Attendance":
+        """Tick or untick that `member` paid their table money tonight. Asking twice for the
+        same thing changes nothing. Only someone checked in can have paid."""
+        self.ensure_open("its table money")
+        with transaction.atomic():
+            attendance = (
+                Attendance.objects.select_for_update().filter(session=self, member=member).first()
+            )
+            if attendance is None:
+                raise Refused(f"{member.table_name} is not checked in, so cannot have paid.")
+            if attendance.paid != paid:
+                attendance.paid = paid
+                attendance.save(update_fields=["paid"])
+            return attendance
 
 
 @dataclass
@@ -634,6 +686,13 @@ class CheckInRow:
 class AttendanceCounts:
     present: int
     absent: int
+    paid: int = 0
+    table_money: Decimal = Decimal("0")
+
+    @property
+    def takings(self) -> Decimal:
+        """Tonight's table money so far: everyone ticked as paid, at the club's amount."""
+        return self.paid * self.table_money
 
 
 class Attendance(models.Model):
@@ -643,6 +702,8 @@ class Attendance(models.Model):
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="attendances")
     arrived_at = models.DateTimeField(default=timezone.now)
     left_at = models.DateTimeField(null=True, blank=True)
+    # Table money paid tonight (clubs that collect it; Club.collects_table_money).
+    paid = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["arrived_at"]

@@ -2,6 +2,7 @@
 
 from django.urls import include, path
 
+from .seating import views as seating_views
 from .views import attendance, members, sessions
 
 app_name = "club"
@@ -32,6 +33,8 @@ urlpatterns: list = [
         attendance.set_attendance,
         name="set_attendance",
     ),
+    path("sessions/<int:pk>/check-in/<int:member_pk>/paid/", attendance.set_paid, name="set_paid"),
     path("sessions/<int:pk>/check-in/walk-in/", attendance.walk_in, name="walk_in"),
     path("sessions/<int:session_id>/seating/", include("club.seating.urls")),
+    path("tables/last-week/", seating_views.last_week, name="last_week_tables"),
 ]

@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -448,6 +449,16 @@ def start(request, session_id: int):
             )
         else:
             messages.info(request, "Play had already started at every table.")
+    return _back(request, session)
+
+
+def _back(request, session):
+    """Back to the page the button was on (the Tonight page or the session's page)."""
+    back = request.POST.get("next") or request.GET.get("next") or ""
+    if back and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(back)
     return redirect("club:session_detail", pk=session.pk)
 
 
@@ -461,6 +472,11 @@ def end(request, session_id: int):
             f"The evening is over: {ended} match{'es' if ended != 1 else ''} ended where they "
             "stood and the session is closed.",
         )
-        return redirect("club:session_detail", pk=session.pk)
+        return _back(request, session)
     in_play = session.matches.in_play().count()
-    return render(request, "games/end_confirm.html", {"session": session, "in_play": in_play})
+    back = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = ""
+    return render(
+        request, "games/end_confirm.html", {"session": session, "in_play": in_play, "next": back}
+    )

@@ -1,15 +1,16 @@
-"""Scoring pages, mounted at the site's root with their own prefixes: /scoring/ (practice
-with the tile picker; a match's scoresheet, corrections and paper sheet; a session's
+"""Scoring pages, mounted at the site's root with their own prefixes: /scoring/ (our rules,
+practice with the tile picker; a match's scoresheet, corrections and paper sheet; a session's
 changes and blank score sheets) and /standings/ (results, standings, records, exports).
 The scoring API is /api/score/ (config/urls.py)."""
 
 from django.urls import path
 
-from scoring.views import practice, scoresheets, standings
+from scoring.views import practice, rules, scoresheets, standings
 
 app_name = "scoring"
 urlpatterns = [
     path("scoring/practice/", practice.practice, name="practice"),
+    path("scoring/rules/", rules.rules, name="rules"),
     path("scoring/matches/<int:pk>/", scoresheets.scoresheet_page, name="scoresheet"),
     path(
         "scoring/matches/<int:pk>/hands/<int:number>/correct/",

@@ -12,9 +12,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from club.models import Club, Session, SessionClosed
+from club.models import Club, SeatingPlan, Session, SessionClosed
 from club.roles import coordinator_required
 from club.seating import changes, display
 from club.seating.forms import LateArrivalForm, LeaverForm, SwapForm
@@ -108,9 +109,28 @@ def seating_page(request, session_id: int):
     page = display.seating_page(session, me)
     if not page.published:
         page.tables = []  # a draft is never shown on the members' page
+    past = session.date < timezone.localdate()
     return render(
-        request, "club/seating/page.html", {"session": session, "seating": page, "me": me}
+        request,
+        "club/seating/page.html",
+        {"session": session, "seating": page, "me": me, "past": past},
     )
+
+
+@login_required
+def last_week(request):
+    """ "Last week's tables" in the menu: the latest earlier session whose seating was
+    published, or a page saying there is none yet."""
+    session = (
+        Session.objects.filter(
+            club=Club.objects.current(), seating__status=SeatingPlan.Status.PUBLISHED
+        )
+        .past(timezone.localdate())
+        .first()
+    )
+    if session is None:
+        return render(request, "club/seating/no_past_tables.html")
+    return redirect("club:seating", session_id=session.pk)
 
 
 @coordinator_required

@@ -1,12 +1,18 @@
 from django.contrib import messages
 from django.shortcuts import redirect, render
 
+from club import evening
 from club.forms import ClubSettingsForm
 from club.models import Club
-from club.roles import coordinator_required
+from club.roles import coordinator_required, is_coordinator
 
 
 def home(request):
+    """Everyone's home page; on a session day a coordinator's home is the evening's steps."""
+    if is_coordinator(request.user):
+        session = evening.today_session(Club.objects.current())
+        if session is not None:
+            return render(request, "club/tonight.html", {"evening": evening.evening(session)})
     return render(request, "club/home.html")
 
 

@@ -1,5 +1,5 @@
-"""Weekly sessions: the list, adding and editing, next week's in one click, and moving a
-session from planned to in play to closed."""
+"""Weekly sessions: the list, adding and editing, next week's in one click, and reopening a
+closed session."""
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
@@ -29,6 +29,8 @@ def session_list(request):
             "past": sessions.past(today)[:52],
             "latest": latest,
             "next_date": latest.next_week_date(today) if latest else None,
+            "today": today,
+            "tonight": sessions.filter(date=today).first(),
         },
     )
 
@@ -68,7 +70,7 @@ def session_detail(request, pk):
     return render(
         request,
         "club/sessions/detail.html",
-        {"session": session, "counts": session.attendance_counts(), "moves": session.moves()},
+        {"session": session, "counts": session.attendance_counts(), "today": timezone.localdate()},
     )
 
 
@@ -97,24 +99,16 @@ def session_next(request):
     return redirect("club:session_detail", pk=session.pk)
 
 
-MOVE_MESSAGES = {
-    Session.Status.IN_PLAY: "The session is now in play.",
-    Session.Status.CLOSED: "The session is closed. Its attendance can no longer change.",
-}
-
-
 @coordinator_required
 @require_POST
 def session_status(request, pk):
+    """Reopen a closed session (to correct something). Play starts and the evening ends
+    through the games' own buttons, which move the status themselves."""
     session = _session(pk)
-    was_closed = session.is_closed
     try:
         session.move_to(request.POST.get("status", ""))
     except Refused as error:
         messages.error(request, str(error))
     else:
-        if was_closed:
-            messages.success(request, "The session is open again (in play).")
-        else:
-            messages.success(request, MOVE_MESSAGES[session.status])
+        messages.success(request, "The session is open again (in play).")
     return redirect("club:session_detail", pk=session.pk)

@@ -71,7 +71,10 @@ def test_toggle_with_htmx_swaps_the_row_and_updates_counts(
     assert "<html" not in page
     assert 'aria-pressed="true"' in page and "✓ Here" in page
     assert 'name="present" value="0"' in page  # the next tap marks them not here
-    assert 'id="checkin-counts" class="counts" aria-live="polite" hx-swap-oob="true"' in page
+    assert (
+        'id="checkin-counts" class="counts sticky-counts" aria-live="polite" hx-swap-oob="true"'
+        in page
+    )
     assert "<strong>1</strong> here" in page and "<strong>1</strong> not here" in page
     attendance = Attendance.objects.get()
     assert attendance.member == margaret and attendance.left_at is None
@@ -246,4 +249,42 @@ def test_walk_in_cannot_choose_another_clubs_member(coordinator_client, session)
         {"name": "Pat Visitor", "member_id": stranger.pk},
     )
     assert "That member could not be found" in response.content.decode()
+    assert not Attendance.objects.exists()
+
+
+def test_walk_in_with_htmx_adds_the_row_and_counts_without_a_reload(
+    coordinator_client, session, margaret
+):
+    response = coordinator_client.post(
+        reverse("club:walk_in", args=[session.pk]), {"name": "Pat Visitor"}, **HX
+    )
+    page = response.content.decode()
+    pat = Member.objects.get(name="Pat Visitor")
+    assert response.status_code == 200 and "<html" not in page
+    assert page.lstrip().startswith('<section class="card" id="walk-in"')
+    assert "Pat Visitor is added as a guest and checked in" in page
+    assert "Their name is now at the end of the list." in page
+    assert 'hx-swap-oob="beforeend:#checkin-list"' in page and f'id="member-{pat.pk}"' in page
+    assert "<strong>1</strong> here" in page and 'id="checkin-counts"' in page
+    assert 'name="name" value' not in page and "autofocus" in page  # fresh for the next one
+
+
+def test_walk_in_of_a_listed_member_replaces_their_row(coordinator_client, session, margaret):
+    response = coordinator_client.post(
+        reverse("club:walk_in", args=[session.pk]), {"name": "margaret thornton"}, **HX
+    )
+    page = response.content.decode()
+    assert "Margaret Thornton is checked in." in page
+    assert f'id="member-{margaret.pk}" class="checkin-row"' in page
+    assert 'hx-swap-oob="true"' in page and "beforeend:#checkin-list" not in page
+
+
+def test_walk_in_refusal_with_htmx_keeps_the_entries(coordinator_client, club, session):
+    MemberFactory(club=club, name="Ann Lee", table_name="Ann L")
+    MemberFactory(club=club, name="Ann Lee", table_name="Ann 2")
+    url = reverse("club:walk_in", args=[session.pk])
+    page = coordinator_client.post(url, {"name": "", "joining": "on"}, **HX).content.decode()
+    assert "Please type the person&#x27;s name." in page and "checked" in page
+    page = coordinator_client.post(url, {"name": "Ann Lee"}, **HX).content.decode()
+    assert "Which one is here?" in page and 'value="Ann Lee"' in page
     assert not Attendance.objects.exists()

@@ -148,32 +148,43 @@ def test_next_week_without_any_session_is_explained(coordinator_client, club):
     assert not Session.objects.exists()
 
 
-def test_status_moves_planned_in_play_closed_and_reopen(coordinator_client, thursday):
-    url = reverse("club:session_status", args=[thursday.pk])
-    detail = coordinator_client.get(reverse("club:session_detail", args=[thursday.pk]))
-    assert "Start play" in detail.content.decode()
-    coordinator_client.post(url, {"status": "in_play"})
-    thursday.refresh_from_db()
-    assert thursday.status == "in_play"
-    response = coordinator_client.post(url, {"status": "closed"}, follow=True)
-    thursday.refresh_from_db()
-    assert thursday.status == "closed"
-    assert "The session is closed" in response.content.decode()
-    assert "Reopen the session" in response.content.decode()
-    coordinator_client.post(url, {"status": "in_play"})
-    thursday.refresh_from_db()
-    assert thursday.status == "in_play"
+def test_the_session_page_has_no_status_only_buttons(coordinator_client, thursday):
+    detail = reverse("club:session_detail", args=[thursday.pk])
+    for status in ("planned", "in_play"):
+        Session.objects.filter(pk=thursday.pk).update(status=status)
+        page = coordinator_client.get(detail).content.decode()
+        assert "Close the session" not in page and "Reopen the session" not in page
+        assert reverse("club:session_status", args=[thursday.pk]) not in page
+    # Play starts only through the games' button, which opens the tables' matches.
+    Session.objects.filter(pk=thursday.pk).update(status="planned")
+    assert "Start play at the tables" in coordinator_client.get(detail).content.decode()
 
 
-def test_status_cannot_skip_or_go_anywhere(coordinator_client, thursday):
+def test_a_closed_session_can_be_reopened(coordinator_client, thursday):
     url = reverse("club:session_status", args=[thursday.pk])
-    response = coordinator_client.post(url, {"status": "closed"}, follow=True)
+    Session.objects.filter(pk=thursday.pk).update(status="closed")
+    page = coordinator_client.get(reverse("club:session_detail", args=[thursday.pk]))
+    assert "Reopen the session" in page.content.decode()
+    response = coordinator_client.post(url, {"status": "in_play"}, follow=True)
+    thursday.refresh_from_db()
+    assert thursday.status == "in_play"
+    assert "The session is open again" in response.content.decode()
+
+
+def test_status_posts_cannot_start_or_close_a_session(coordinator_client, thursday):
+    url = reverse("club:session_status", args=[thursday.pk])
+    response = coordinator_client.post(url, {"status": "in_play"}, follow=True)
     thursday.refresh_from_db()
     assert thursday.status == "planned"
-    assert "cannot be set to “Closed” from here" in response.content.decode()
+    assert "“Start play at the tables”" in response.content.decode()
+    Session.objects.filter(pk=thursday.pk).update(status="in_play")
+    response = coordinator_client.post(url, {"status": "closed"}, follow=True)
+    thursday.refresh_from_db()
+    assert thursday.status == "in_play"
+    assert "“End the evening”" in response.content.decode()
     coordinator_client.post(url, {"status": "nonsense"})
     thursday.refresh_from_db()
-    assert thursday.status == "planned"
+    assert thursday.status == "in_play"
 
 
 def test_unique_date_per_club_in_the_database(club, thursday):
