@@ -176,10 +176,10 @@ class _U3A(_Flow):
         self.goulash = True
 
 
-class _HK(_Flow):
-    """Seed 002: the deal passes after every win; a drawn hand is replayed."""
+class _Rounds(_Flow):
+    """Seeds 002 and 003 play a number of rounds (the `rounds` option) and the deal passes
+    after every win; they differ in what a drawn hand does."""
 
-    rules = "hk"
     options = frozenset({"rounds"})
 
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
@@ -188,23 +188,21 @@ class _HK(_Flow):
 
     def after_win(self, winner: int) -> None:
         self.pass_deal()
+
+
+class _HK(_Rounds):
+    """Seed 002: the deal passes after every win; a drawn hand is replayed."""
+
+    rules = "hk"
 
     def after_draw(self) -> None:
         pass
 
 
-class _Fan(_Flow):
+class _Fan(_Rounds):
     """Seed 003: the deal passes after every hand, drawn or won."""
 
     rules = "fan"
-    options = frozenset({"rounds"})
-
-    def __init__(self, players: int, options: Mapping[str, Any]) -> None:
-        super().__init__(players, options)
-        self.rounds = _rounds_option(options)
-
-    def after_win(self, winner: int) -> None:
-        self.pass_deal()
 
     def after_draw(self) -> None:
         self.pass_deal()

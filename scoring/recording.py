@@ -115,22 +115,30 @@ def preview_win(match: Match, hand_number: int, win: Win) -> list[int]:
     return _win_payments(match, state, win)
 
 
+def _won_hand(match: Match, number: int, win, state, total: int, payments, by, **entry) -> Hand:
+    """A won hand as recorded: the outcome, the total, the goulash flag the flow gave it,
+    each chair's payment, and (for a full hand) how it was entered."""
+    hand = Hand(
+        match=match,
+        number=number,
+        winner=win.winner,
+        won_by=win.won_by,
+        discarder=win.discarder,
+        total=total,
+        goulash=state.goulash,
+        recorded_by=by,
+        **entry,
+    )
+    hand.payments = payments
+    return hand
+
+
 @transaction.atomic
 def record_win(match: Match, hand_number: int, win: Win, by=None) -> Hand:
     match = _locked(match)
     _, state = _next_state(match, hand_number, win.outcome())
-    hand = Hand(
-        match=match,
-        number=hand_number,
-        winner=win.winner,
-        won_by=win.won_by,
-        discarder=win.discarder,
-        total=win.total,
-        goulash=state.goulash,
-        recorded_by=by,
-    )
-    hand.payments = _win_payments(match, state, win)
-    return _save(match, hand)
+    payments = _win_payments(match, state, win)
+    return _save(match, _won_hand(match, hand_number, win, state, win.total, payments, by))
 
 
 def _score_full(match: Match, state, win: FullWin):
@@ -156,21 +164,19 @@ def record_full(match: Match, hand_number: int, win: FullWin, by=None) -> Hand:
             f"This hand scores {result.total} {table_rules.unit(table_rules.match_ruleset(match))}"
             ", below the minimum to go out under these rules, so it cannot be recorded as a win."
         )
-    hand = Hand(
-        match=match,
-        number=hand_number,
-        winner=win.winner,
-        won_by=win.won_by,
-        discarder=win.discarder,
-        total=result.total,
-        goulash=state.goulash,
+    hand = _won_hand(
+        match,
+        hand_number,
+        win,
+        state,
+        result.total,
+        payments,
+        by,
         entry=Hand.Entry.FULL,
         tiles=hand_json,
         breakdown=result.to_dict()["breakdown"],
         limit=result.limit,
-        recorded_by=by,
     )
-    hand.payments = payments
     return _save(match, hand)
 
 
