@@ -1,7 +1,6 @@
 """Accessibility in a real browser: axe-core's WCAG 2.1 A/AA rules on every main page, and
 tap targets large enough for older hands on a phone."""
 
-import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from club.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
 from club.models import Club, Member, Session
 from games.models import Match
 from scoring.corrections import Void, correct_hand
+from tests.browser.helpers import log_in
 
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -35,15 +35,6 @@ TARGETS_TOO_SMALL = """() => {
   }
   return small;
 }""".replace("MIN", str(MIN_TARGET_PX))
-
-
-def log_in(page, base_url, username, password):
-    page.goto(base_url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    # Home: "Welcome", or for a coordinator on a session day the Tonight page.
-    expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("Welcome|Tonight"))
 
 
 def problems_on(page, url: str) -> list[str]:

@@ -1,7 +1,5 @@
 """Correcting a hand in a real browser, and typing a paper sheet in by keyboard alone."""
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
@@ -10,7 +8,8 @@ from club.roles import make_coordinator
 from games.models import Match
 from games.start import start_play
 from scoring.recording import Win, record_draw, record_win
-from tests.factories import PASSWORD, UserFactory
+from tests.browser.helpers import log_in
+from tests.factories import UserFactory
 from tests.games.helpers import seated_members, seated_session
 
 TABLET = {"width": 1024, "height": 768}
@@ -41,14 +40,6 @@ def tablet(browser):
     context.close()
 
 
-def log_in(page, base):
-    page.goto(base + "/accounts/login/")
-    page.get_by_label("Username").fill("boss")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("Welcome|Tonight"))
-
-
 def tallies_on_table_page(page) -> list[str]:
     return [
         " ".join(
@@ -64,7 +55,7 @@ def test_correct_a_hand_and_see_the_tallies_follow(live_server, tablet, u3a_tabl
     record_draw(match, 2)  # so hand 3 is a goulash
     record_win(match, 3, Win(2, "wall", None, 10))
     page = tablet
-    log_in(page, live_server.url)
+    log_in(page, live_server.url, "boss")
     page.goto(f"{live_server.url}/play/{match.session_id}/tables/1/")
     expect(page.get_by_text("(goulash hand)")).to_be_visible()
     before = tallies_on_table_page(page)
@@ -99,7 +90,7 @@ def test_a_paper_sheet_typed_with_the_keyboard_only(live_server, tablet, u3a_tab
     match = u3a_table
     Match.objects.filter(pk=match.pk).update(status="finished", ending="closed")
     page = tablet
-    log_in(page, live_server.url)
+    log_in(page, live_server.url, "boss")
     page.goto(f"{live_server.url}/scoring/matches/{match.pk}/paper/")
     page.get_by_label("Hand 1: who won").focus()
     # Enter and Tab both move on; "x" is a draw, so its winner and total stay empty.

@@ -1,13 +1,12 @@
 """The Content-Security-Policy in a real browser: the main pages, and their htmx buttons,
 run with no policy violation and no console error."""
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
 from club.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
 from club.models import Member, Session
+from tests.browser.helpers import log_in
 
 RECORD_VIOLATIONS = """
 window.__violations = [];
@@ -42,15 +41,6 @@ class Watcher:
 def visit(watcher, url: str) -> None:
     watcher.page.goto(url)
     watcher.check(url)
-
-
-def log_in(page, base, username, password):
-    page.goto(base + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    # Home: "Welcome", or for a coordinator on a session day the Tonight page.
-    expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("Welcome|Tonight"))
 
 
 @pytest.fixture

@@ -10,8 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from club.models import Club, Member, SeatingTable, Session
+from tests.browser.helpers import log_in
 from tests.club.seating.helpers import played, published
-from tests.factories import PASSWORD, CoordinatorFactory, UserFactory
+from tests.factories import CoordinatorFactory, UserFactory
 
 TABLET = {"width": 800, "height": 1280}
 PHONE = {"width": 390, "height": 844}
@@ -32,16 +33,6 @@ def people(club, n, **kwargs):
     ]
 
 
-def log_in(browser, live_server, username, viewport):
-    page = browser.new_page(viewport=viewport)
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
-    return page
-
-
 def step(page, key):
     return page.locator(f"#step-{key}")
 
@@ -51,7 +42,7 @@ def test_tonight_walks_the_coordinator_through_the_evening_on_a_tablet(browser, 
     session = Session.objects.create(club=club, date=TODAY, venue="The Hall")
     for member in people(club, 8):
         session.attendances.create(member=member)
-    page = log_in(browser, live_server, "boss", TABLET)
+    page = log_in(browser.new_page(viewport=TABLET), live_server.url, "boss")
 
     expect(page.get_by_role("heading", level=1)).to_contain_text("Tonight:")
     expect(page.locator(".lead")).to_contain_text("Next: Seating.")
@@ -111,7 +102,7 @@ def test_check_in_on_a_phone_counts_stay_in_view_paid_and_a_walk_in_without_relo
     session = Session.objects.create(club=club, date=TODAY)
     everyone = people(club, 30)
     session.attendances.create(member=everyone[0])
-    page = log_in(browser, live_server, "boss", PHONE)
+    page = log_in(browser.new_page(viewport=PHONE), live_server.url, "boss")
     page.goto(f"{live_server.url}/club/sessions/{session.pk}/check-in/")
     page.evaluate("window.stillThisPage = true")
     counts = page.locator("#checkin-counts")
@@ -161,7 +152,7 @@ def test_a_members_phone_table_first_last_week_and_our_rules(browser, live_serve
     seat = plan.seats.get(member=me)
     Club.objects.filter(pk=club.pk).update(rule_options={"limit": 1000})
 
-    page = log_in(browser, live_server, "betty", PHONE)
+    page = log_in(browser.new_page(viewport=PHONE), live_server.url, "betty")
     number = page.locator(".big-seat strong").first
     expect(number).to_have_text(str(seat.table.number))
     expect(number).to_be_in_viewport()  # at the top, without scrolling

@@ -9,7 +9,8 @@ from club.roles import make_coordinator
 from games.start import start_play
 from scoring.engine import score
 from scoring.models import Hand
-from tests.factories import PASSWORD, MemberFactory, UserFactory
+from tests.browser.helpers import log_in
+from tests.factories import MemberFactory, UserFactory
 from tests.games.helpers import seated_members, seated_session
 
 TABLET = {"width": 1024, "height": 768}
@@ -24,14 +25,6 @@ CONTRACT_HAND = {
     "prevailing_wind": "E",
     "bonus": "f2 s3",
 }
-
-
-def log_in(page, base, username):
-    page.goto(base + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", level=1)).to_be_visible()
 
 
 def tap(page, label, times=1):

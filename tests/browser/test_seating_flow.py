@@ -2,24 +2,15 @@
 names, publish, find your table."""
 
 import datetime
-import re
 
 from playwright.sync_api import expect
 
 from club.models import Club, Member, Seat, SeatingPlan, Session
 from club.roles import make_coordinator
-from tests.factories import PASSWORD, UserFactory
+from tests.browser.helpers import log_in
+from tests.factories import UserFactory
 
 NAMES = ["Margaret", "Brian", "Sheila", "Derek", "Jean", "Keith", "Pauline", "Graham"]
-
-
-def log_in(page, live_server, username):
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    # Home: "Welcome", or for a coordinator on a session day the Tonight page.
-    expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("Welcome|Tonight"))
 
 
 def test_coordinator_seats_the_room_and_a_member_finds_their_table(
@@ -35,7 +26,7 @@ def test_coordinator_seats_the_room_and_a_member_finds_their_table(
     session = Session.objects.create(club=club, date=datetime.date.today(), venue="The Hall")
 
     # The coordinator checks everyone in on the attendance page.
-    log_in(page, live_server, "boss")
+    log_in(page, live_server.url, "boss")
     page.goto(f"{live_server.url}/club/sessions/{session.pk}/check-in/")
     for name in NAMES:
         button = page.locator(f"#member-{Member.objects.get(table_name=name).pk} button.toggle")
@@ -73,7 +64,7 @@ def test_coordinator_seats_the_room_and_a_member_finds_their_table(
 
     # Brian logs in on his phone and finds his table.
     page.set_viewport_size({"width": 390, "height": 844})
-    log_in(page, live_server, "brian")
+    log_in(page, live_server.url, "brian")
     seat = Seat.objects.get(plan=plan, member=brian)
     expect(page.get_by_role("heading", name="Your table tonight")).to_be_visible()
     seat_words = page.locator(".big-seat")  # the table and seat, large, at the top

@@ -3,7 +3,6 @@ coordinator is looking, choices read in plain words, swaps by tapping names, the
 prints large. Each test checks what the user sees."""
 
 import datetime
-import re
 from pathlib import Path
 
 import pytest
@@ -11,9 +10,10 @@ from playwright.sync_api import expect
 
 from club.models import Club, Member, Seat, SeatingPlan, Session
 from club.seating.changes import make_seating
+from tests.browser.helpers import log_in
 from tests.browser.test_accessibility import AXE, TARGETS_TOO_SMALL, WCAG_AA
 from tests.club.seating.helpers import played
-from tests.factories import PASSWORD, CoordinatorFactory
+from tests.factories import CoordinatorFactory
 
 TABLET = {"width": 800, "height": 1280}
 PHONE = {"width": 390, "height": 844}
@@ -48,12 +48,7 @@ def room(club, n, beginners=0, **session_kwargs):
 
 def open_manage(browser, live_server, session, viewport):
     page = browser.new_page(viewport=viewport, bypass_csp=True)  # axe is injected inline
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("boss")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    # Home: "Welcome", or for a coordinator on a session day the Tonight page.
-    expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("Welcome|Tonight"))
+    log_in(page, live_server.url, "boss")
     page.goto(f"{live_server.url}/club/sessions/{session.pk}/seating/manage/")
     page.evaluate("window.stillThisPage = true")  # gone if the page reloads
     return page

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from club.demo import MEMBER_LOGIN, load_demo
-from tests.browser.test_accessibility import log_in
+from tests.browser.helpers import log_in
 
 PHONE = {"width": 375, "height": 667}
 

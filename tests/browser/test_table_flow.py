@@ -8,7 +8,8 @@ from club.models import Club
 from club.roles import make_coordinator
 from games.models import Match
 from scoring.engine.rulesets.base import RuleSet
-from tests.factories import PASSWORD, UserFactory
+from tests.browser.helpers import log_in
+from tests.factories import UserFactory
 from tests.games.helpers import seated_members, seated_session
 
 # Wins need the engine's quick-entry payments (RuleSet.check_total / payments).
@@ -54,11 +55,7 @@ def test_a_u3a_evening_at_one_table(live_server, browser, transactional_db):
     boss = UserFactory(username="boss")
     make_coordinator(boss)
 
-    page = browser.new_page(viewport=TABLET)
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Username").fill("boss")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    page = log_in(browser.new_page(viewport=TABLET), live_server.url, "boss")
     page.goto(f"{live_server.url}/club/sessions/{session.pk}/")
     page.get_by_role("button", name="Start play at the tables").click()
     expect(page.get_by_role("status")).to_contain_text("Play has started at 1 table")
