@@ -362,19 +362,32 @@ def test_every_post_form_and_htmx_request_carries_the_csrf_token(world):
     for user in (None, world["plain"], world["seated"].user, world["coordinator"]):
         client = client_for(user)
         for name, url in urls(world):
-            response = client.get(url)
-            if response.status_code != 200 or "text/html" not in response.get("Content-Type"):
-                continue
-            page = Forms()
-            page.feed(response.content.decode())
-            missing = [action for action, has_token in page.forms if not has_token]
-            assert missing == [], (name, missing)
-            if page.htmx_posts or page.forms:
-                assert page.body_headers, (name, "no hx-headers on <body>")
-                token = json.loads(page.body_headers).get("X-CSRFToken")
-                assert token and len(token) >= 32, name
-            checked += len(page.forms)
+            for extra in ({}, HTMX):
+                response = client.get(url, **extra)
+                if response.status_code != 200 or "text/html" not in response["Content-Type"]:
+                    continue
+                page = Forms()
+                page.feed(response.content.decode())
+                missing = [action for action, has_token in page.forms if not has_token]
+                assert missing == [], (name, extra, missing)
+                if not extra and (page.htmx_posts or page.forms):
+                    assert page.body_headers, (name, "no hx-headers on <body>")
+                    token = json.loads(page.body_headers).get("X-CSRFToken")
+                    assert token and len(token) >= 32, name
+                checked += len(page.forms)
     assert checked > 20  # the walk really reached the forms
+
+
+def test_the_token_on_body_lets_htmx_requests_through(world):
+    """With CSRF checks on, an htmx request carrying the page's hx-headers token succeeds."""
+    client = client_for(world["seated"].user, enforce_csrf_checks=True)
+    session, number = world["session"].pk, 1
+    page = Forms()
+    page.feed(client.get(reverse("games:table", args=[session, number])).content.decode())
+    token = json.loads(page.body_headers)["X-CSRFToken"]
+    dice = reverse("games:dice", args=[session, number])
+    assert client.post(dice, **HTMX).status_code == 403
+    assert client.post(dice, HTTP_X_CSRFTOKEN=token, **HTMX).status_code == 200
 
 
 def test_no_page_shows_another_members_contact_details_or_notes(world):
