@@ -391,21 +391,25 @@ def test_the_token_on_body_lets_htmx_requests_through(world):
 
 
 def test_no_page_shows_another_members_contact_details_or_notes(world):
-    """Email, phone and notes planted on every member (and notes on the session) appear on no
-    page an anonymous visitor or a member can open, except the member's own."""
+    """Email, phone and notes planted on every member (and notes on the sessions) appear on no
+    page an anonymous visitor or a member can open, except the member's own; the public never
+    sees a full name either, only names at the table."""
     club = world["club"]
     club.standings_visibility = Club.Visibility.PUBLIC
     club.save()
     from club.models import Member
 
     private = {}
+    surnames = []
     for n, member in enumerate(Member.objects.all()):
         member.email = f"secret{n}@private.example"
         member.phone = f"07700 90{n:04d}"
         member.notes = f"Private note number {n} xyzzy"
+        member.name = f"Fullname{n} Hidden-Surname{n}"
         member.save()
         private[member.pk] = [member.email, member.phone, member.notes]
-    Session.objects.filter(pk=world["session"].pk).update(notes="Session note plugh")
+        surnames.append(f"Hidden-Surname{n}")
+    Session.objects.update(notes="Session note plugh")
     viewers = {
         "anonymous": (None, None),
         "plain member": (world["plain"], world["plain_member"].pk),
@@ -415,6 +419,8 @@ def test_no_page_shows_another_members_contact_details_or_notes(world):
     for who, (user, own) in viewers.items():
         planted = [v for pk, values in private.items() if pk != own for v in values]
         planted.append("Session note plugh")
+        if user is None:
+            planted += surnames
         client = client_for(user)
         for name, url in urls(world):
             for extra in ({}, HTMX):
