@@ -20,11 +20,11 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from club.models import Club, KeepApart, Session
+from club.models import Club, KeepApart, Member, Session
 from games.models import Match
 from games.start import start_play
 from scoring.recording import record_draw
-from tests.factories import UserFactory
+from tests.factories import CoordinatorFactory, MemberFactory, UserFactory
 from tests.games.helpers import seated_members, seated_session
 from tests.scoring.standings_helpers import draw, play, session_on, win
 
@@ -110,7 +110,7 @@ WRITES = {
     "logout": OPEN,
     "password_change": SIGNED_IN,
     "password_reset": OPEN,
-    "password_reset_confirm": OPEN,  # needs the emailed token; checked with a wrong one below
+    "password_reset_confirm": OPEN,  # needs the emailed token; walked with a wrong one
     "api_score": OPEN,  # public scoring API: stores nothing
 }
 
@@ -157,8 +157,6 @@ def world(club):
     elsewhere.user = UserFactory()
     elsewhere.save()
     plain = UserFactory()
-    from tests.factories import CoordinatorFactory, MemberFactory
-
     plain_member = MemberFactory(club=club, user=plain)
     pair = KeepApart.objects.create(club=club, member_a=seated, member_b=plain_member)
     last_week = session_on(club, datetime.date(2026, 11, 18))
@@ -397,8 +395,6 @@ def test_no_page_shows_another_members_contact_details_or_notes(world):
     club = world["club"]
     club.standings_visibility = Club.Visibility.PUBLIC
     club.save()
-    from club.models import Member
-
     private = {}
     surnames = []
     for n, member in enumerate(Member.objects.all()):
