@@ -1,0 +1,433 @@
+"""Security, enumerated: every URL the site answers is walked, not a hand-picked few.
+
+- Every view that accepts a POST is listed in WRITES with who may use it; anonymous visitors
+  and plain members are refused (login page or 403) with the database left exactly as it was.
+  A new view that accepts a POST and is missing from WRITES fails the test by name.
+- Every data-changing URL refuses a POST without a CSRF token, and every page's POST forms
+  carry the token (htmx requests carry it through <body hx-headers>).
+- No page an anonymous visitor or a plain member can open shows another member's email,
+  phone or notes, or a session's private notes.
+"""
+
+import datetime
+import json
+from html.parser import HTMLParser
+
+import pytest
+from django.apps import apps
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from club.models import Club, KeepApart, Member, Session
+from games.models import Match
+from games.start import start_play
+from scoring.recording import record_draw
+from tests.factories import CoordinatorFactory, MemberFactory, UserFactory
+from tests.games.helpers import seated_members, seated_session
+from tests.scoring.standings_helpers import draw, play, session_on, win
+
+pytestmark = pytest.mark.django_db
+
+# Who may change data through each view that accepts a POST.
+COORDINATOR = "coordinators only"
+SEATED = "coordinators, and members seated at that table"
+# Open to anyone because they act only on the visitor's own login or change nothing stored;
+# each is still checked to leave the club's data untouched when anonymous or a member posts.
+OPEN = "anyone: own login only, or changes nothing"
+# Signed-in members, acting only on their own account or changing nothing stored.
+SIGNED_IN = "signed-in members: own account only, or changes nothing"
+# Answers POST like GET (no method guard) but writes nothing; checked to write nothing.
+READ_ONLY = "reads only, whatever the method"
+
+WRITES = {
+    "home": READ_ONLY,
+    "club_settings": COORDINATOR,
+    "club:member_list": READ_ONLY,
+    "club:member_add": COORDINATOR,
+    "club:member_detail": COORDINATOR,
+    "club:member_edit": COORDINATOR,
+    "club:member_retire": COORDINATOR,
+    "club:member_reactivate": COORDINATOR,
+    "club:member_delete": COORDINATOR,
+    "club:keep_apart_add": COORDINATOR,
+    "club:keep_apart_remove": COORDINATOR,
+    "club:login_unlock": COORDINATOR,
+    "club:login_new_password": COORDINATOR,
+    "club:session_add": COORDINATOR,
+    "club:session_next": COORDINATOR,
+    "club:session_edit": COORDINATOR,
+    "club:session_status": COORDINATOR,
+    "club:session_list": READ_ONLY,
+    "club:session_detail": READ_ONLY,
+    "club:check_in": COORDINATOR,
+    "club:set_attendance": COORDINATOR,
+    "club:set_paid": COORDINATOR,
+    "club:walk_in": COORDINATOR,
+    "club:seating": READ_ONLY,
+    "club:seating_manage": READ_ONLY,
+    "club:seating_print": READ_ONLY,
+    "club:last_week_tables": READ_ONLY,
+    "club:seating_make": COORDINATOR,
+    "club:seating_reroll": COORDINATOR,
+    "club:seating_undo": COORDINATOR,
+    "club:seating_swap": COORDINATOR,
+    "club:seating_lock": COORDINATOR,
+    "club:seating_unlock": COORDINATOR,
+    "club:seating_publish": COORDINATOR,
+    "club:seating_unpublish": COORDINATOR,
+    "club:seating_late": COORDINATOR,
+    "club:seating_leaver": COORDINATOR,
+    "games:start": COORDINATOR,
+    "games:end": COORDINATOR,
+    "games:win": SEATED,
+    "games:preview": SEATED,  # scores without saving, but only for the table's players
+    "games:full": SEATED,
+    "games:draw": SEATED,
+    "games:kong": SEATED,
+    "games:undo": SEATED,
+    "games:dice": SEATED,
+    "scoring:correct": COORDINATOR,
+    "scoring:paper": COORDINATOR,
+    "scoring:practice": SIGNED_IN,  # scores a practice hand; stores nothing
+    "scoring:rules": READ_ONLY,
+    "scoring:scoresheet": READ_ONLY,
+    "scoring:changes": READ_ONLY,
+    "scoring:blank_sheets": READ_ONLY,
+    "scoring:leaderboard": READ_ONLY,
+    "scoring:leaderboard_csv": READ_ONLY,
+    "scoring:hands_csv": READ_ONLY,
+    "scoring:latest_evening": READ_ONLY,
+    "scoring:evening": READ_ONLY,
+    "scoring:evening_csv": READ_ONLY,
+    "scoring:member": READ_ONLY,
+    "scoring:records": READ_ONLY,
+    "scoring:room": READ_ONLY,
+    "scoring:attendance": READ_ONLY,
+    "scoring:attendance_csv": READ_ONLY,
+    "login": OPEN,
+    "logout": OPEN,
+    "password_change": SIGNED_IN,
+    "password_reset": OPEN,
+    "password_reset_confirm": OPEN,  # needs the emailed token; walked with a wrong one
+    "api_score": OPEN,  # public scoring API: stores nothing
+}
+
+# Django's own admin has its own login and permission checks; static files write nothing.
+SKIPPED_PREFIXES = ("admin/", "static/")
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def walk(patterns=None, prefix="", namespace="", keys=()):
+    """(name, route, argument names) for every URL pattern, following includes."""
+    if patterns is None:
+        patterns = get_resolver().url_patterns
+    for entry in patterns:
+        route = prefix + str(entry.pattern)
+        if route.startswith(SKIPPED_PREFIXES):
+            continue
+        inner_keys = keys + tuple(entry.pattern.converters)
+        if isinstance(entry, URLResolver):
+            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
+            yield from walk(entry.url_patterns, route, inner, inner_keys)
+        elif isinstance(entry, URLPattern):
+            assert entry.name, f"name the URL pattern {route}"
+            yield f"{namespace}{entry.name}", route, inner_keys
+
+
+@pytest.fixture
+def world(club):
+    """A u3a evening in play with a hand recorded at table 1, a coordinator, a member seated
+    at table 1, a member seated at table 2, a plain member seated nowhere, and a keep-apart
+    pair: real ids for every URL."""
+    club.rule_set = "u3a"
+    club.show_dice = True
+    club.save()
+    session = seated_session(club, sizes=(4, 4))
+    start_play(session)
+    session.refresh_from_db()
+    match = Match.objects.get(session=session, table_number=1, status="in_play")
+    record_draw(match, 1)
+    seated = seated_members(session, 1)[0]
+    seated.user = UserFactory()
+    seated.save()
+    elsewhere = seated_members(session, 2)[0]
+    elsewhere.user = UserFactory()
+    elsewhere.save()
+    plain = UserFactory()
+    plain_member = MemberFactory(club=club, user=plain)
+    pair = KeepApart.objects.create(club=club, member_a=seated, member_b=plain_member)
+    last_week = session_on(club, datetime.date(2026, 11, 18))
+    players = [plain_member, *seated_members(session, 1)[:3]]
+    play(last_week, 1, players, [draw(4), win(0, 8, [24, -8, -8, -8])], rules="u3a")
+    coordinator = CoordinatorFactory()
+    return {
+        "club": club,
+        "session": session,
+        "match": match,
+        "seated": seated,
+        "elsewhere": elsewhere,
+        "plain": plain,
+        "plain_member": plain_member,
+        "pair": pair,
+        "last_week": last_week,
+        "coordinator": coordinator,
+    }
+
+
+# Which object a URL's `pk` names, by the URL's name.
+PK_OF = {
+    "match": ("scoring:scoresheet", "scoring:correct", "scoring:paper"),
+    "member": ("club:member_", "club:keep_apart_", "club:login_", "scoring:member"),
+}
+
+
+def kwargs_for(name, keys, world):
+    """Real values for a URL's arguments; fails naming any argument it cannot fill."""
+    values = {}
+    for key in keys:
+        if key == "pk":
+            if name.startswith(PK_OF["match"]):
+                values[key] = world["match"].pk
+            elif name.startswith(PK_OF["member"]):
+                values[key] = world["plain_member"].pk
+            elif name.startswith(("scoring:evening", "scoring:changes")):
+                values[key] = world["last_week"].pk
+            else:
+                values[key] = world["session"].pk
+        elif key == "session_id":
+            values[key] = world["session"].pk
+        elif key == "number":
+            values[key] = 1
+        elif key == "member_pk":
+            values[key] = world["plain_member"].pk
+        elif key == "pair_pk":
+            values[key] = world["pair"].pk
+        elif key == "uidb64":
+            values[key] = urlsafe_base64_encode(force_bytes(world["coordinator"].pk))
+        elif key == "token":
+            values[key] = "wrong-token"
+        else:
+            raise AssertionError(f"{name}: say which object fills <{key}> in kwargs_for")
+    return values
+
+
+def urls(world):
+    """(name, url) for every pattern, with real ids."""
+    return [(name, reverse(name, kwargs=kwargs_for(name, keys, world))) for name, _, keys in walk()]
+
+
+def snapshot():
+    """Every row of every model except the login sessions (which carry messages) and the
+    login audit (which records every sign-in, including the test's own)."""
+    rows = {}
+    for model in apps.get_models():
+        if model._meta.label == "sessions.Session" or model._meta.app_label == "axes":
+            continue
+        if model._meta.label == "auth.User":
+            rows[model._meta.label] = list(
+                model.objects.order_by("pk").values_list(
+                    "pk", "username", "password", "is_active", "is_staff", "is_superuser"
+                )
+            )
+            continue
+        rows[model._meta.label] = list(model.objects.order_by("pk").values_list())
+    return rows
+
+
+def client_for(user=None, **kwargs):
+    client = Client(**kwargs)
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def refused(response):
+    """The login page for anonymous visitors, 403 for members, 405 for the wrong method."""
+    if response.status_code in (403, 405):
+        return True
+    return response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+def test_every_view_that_accepts_a_post_is_in_the_registry(world):
+    missing = []
+    for name, url in urls(world):
+        client = client_for(world["coordinator"])
+        before = snapshot()
+        response = client.post(url, {"hand": 1, "number": 1}, **HTMX)
+        if response.status_code != 405 and name not in WRITES:
+            missing.append(f"{name} ({url}) answers POST with {response.status_code}")
+        elif response.status_code == 405 and name in WRITES:
+            missing.append(f"{name} is GET only: take it out of WRITES")
+        elif WRITES.get(name) == READ_ONLY and snapshot() != before:
+            missing.append(f"{name} is not read only: say who may change data through it")
+    assert missing == [], "Add these to WRITES with who may use them:\n" + "\n".join(missing)
+
+
+def test_registry_names_only_views_that_exist(world):
+    names = {name for name, _ in urls(world)}
+    assert sorted(set(WRITES) - names) == []
+
+
+@pytest.mark.parametrize("who", ["anonymous", "plain member", "member at another table"])
+def test_refused_posts_change_nothing(world, who):
+    """Anonymous visitors and members are refused every write that is not theirs, and the
+    database is exactly as it was afterwards."""
+    user = {
+        "anonymous": None,
+        "plain member": world["plain"],
+        "member at another table": world["elsewhere"].user,
+    }[who]
+    problems = []
+    for name, url in urls(world):
+        policy = WRITES.get(name)
+        if policy is None:
+            continue
+        for extra in ({}, HTMX):
+            before = snapshot()
+            response = client_for(user).post(url, {"hand": 1, "number": 1}, **extra)
+            must_refuse = policy in (COORDINATOR, SEATED) or (policy == SIGNED_IN and user is None)
+            if must_refuse and not refused(response):
+                problems.append(f"{name} answered {response.status_code} to {who}")
+            if snapshot() != before:
+                problems.append(f"{name} changed the database for {who}")
+    assert problems == []
+
+
+def test_a_member_seated_at_the_table_may_record_there(world):
+    """SEATED is not COORDINATOR in disguise: the seated member gets past the guard."""
+    for name, url in urls(world):
+        if WRITES.get(name) == SEATED:
+            response = client_for(world["seated"].user).post(url, {"hand": 1}, **HTMX)
+            assert response.status_code == 200, (name, response.status_code)
+
+
+def test_gets_change_nothing(world):
+    """Opening any page, as anyone, writes nothing."""
+    for user in (None, world["plain"], world["seated"].user, world["coordinator"]):
+        client = client_for(user)
+        for name, url in urls(world):
+            before = snapshot()
+            client.get(url)
+            client.get(url, **HTMX)
+            assert snapshot() == before, (name, user)
+
+
+def test_every_data_changing_url_refuses_a_post_without_its_csrf_token(world):
+    for name, url in urls(world):
+        policy = WRITES.get(name)
+        if policy in (None, READ_ONLY) or name == "api_score":
+            continue
+        before = snapshot()
+        client = client_for(world["coordinator"], enforce_csrf_checks=True)
+        response = client.post(url, {"hand": 1}, **HTMX)
+        assert response.status_code == 403, (name, response.status_code)
+        assert snapshot() == before, name
+
+
+class Forms(HTMLParser):
+    """POST forms and whether each carries a CSRF token; the <body>'s hx-headers; and
+    whether anything on the page posts through htmx."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms = []  # [action, has_token]
+        self.body_headers = None
+        self.htmx_posts = False
+        self._open = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "body":
+            self.body_headers = attrs.get("hx-headers")
+        if any(a in attrs for a in ("hx-post", "hx-put", "hx-patch", "hx-delete")):
+            self.htmx_posts = True
+        if tag == "form" and (attrs.get("method") or "get").lower() == "post":
+            self._open = [attrs.get("action", ""), False]
+            self.forms.append(self._open)
+        if tag == "input" and attrs.get("name") == "csrfmiddlewaretoken" and self._open:
+            self._open[1] = bool(attrs.get("value"))
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._open = None
+
+
+def test_every_post_form_and_htmx_request_carries_the_csrf_token(world):
+    checked = 0
+    for user in (None, world["plain"], world["seated"].user, world["coordinator"]):
+        client = client_for(user)
+        for name, url in urls(world):
+            for extra in ({}, HTMX):
+                response = client.get(url, **extra)
+                if response.status_code != 200 or "text/html" not in response["Content-Type"]:
+                    continue
+                page = Forms()
+                page.feed(response.content.decode())
+                missing = [action for action, has_token in page.forms if not has_token]
+                assert missing == [], (name, extra, missing)
+                if not extra and (page.htmx_posts or page.forms):
+                    assert page.body_headers, (name, "no hx-headers on <body>")
+                    token = json.loads(page.body_headers).get("X-CSRFToken")
+                    assert token and len(token) >= 32, name
+                checked += len(page.forms)
+    assert checked > 20  # the walk really reached the forms
+
+
+def test_the_token_on_body_lets_htmx_requests_through(world):
+    """With CSRF checks on, an htmx request carrying the page's hx-headers token succeeds."""
+    client = client_for(world["seated"].user, enforce_csrf_checks=True)
+    session, number = world["session"].pk, 1
+    page = Forms()
+    page.feed(client.get(reverse("games:table", args=[session, number])).content.decode())
+    token = json.loads(page.body_headers)["X-CSRFToken"]
+    dice = reverse("games:dice", args=[session, number])
+    assert client.post(dice, **HTMX).status_code == 403
+    assert client.post(dice, HTTP_X_CSRFTOKEN=token, **HTMX).status_code == 200
+
+
+def test_no_page_shows_another_members_contact_details_or_notes(world):
+    """Email, phone and notes planted on every member (and notes on the sessions) appear on no
+    page an anonymous visitor or a member can open, except the member's own; the public never
+    sees a full name either, only names at the table."""
+    club = world["club"]
+    club.standings_visibility = Club.Visibility.PUBLIC
+    club.save()
+    private = {}
+    surnames = []
+    for n, member in enumerate(Member.objects.all()):
+        member.email = f"secret{n}@private.example"
+        member.phone = f"07700 90{n:04d}"
+        member.notes = f"Private note number {n} xyzzy"
+        member.name = f"Fullname{n} Hidden-Surname{n}"
+        member.save()
+        private[member.pk] = [member.email, member.phone, member.notes]
+        surnames.append(f"Hidden-Surname{n}")
+    Session.objects.update(notes="Session note plugh")
+    viewers = {
+        "anonymous": (None, None),
+        "plain member": (world["plain"], world["plain_member"].pk),
+        "seated member": (world["seated"].user, world["seated"].pk),
+    }
+    opened = 0
+    for who, (user, own) in viewers.items():
+        planted = [v for pk, values in private.items() if pk != own for v in values]
+        planted.append("Session note plugh")
+        if user is None:
+            planted += surnames
+        client = client_for(user)
+        for name, url in urls(world):
+            for extra in ({}, HTMX):
+                response = client.get(url, **extra)
+                if response.status_code != 200:
+                    continue
+                opened += 1
+                body = (
+                    b"".join(response.streaming_content) if response.streaming else response.content
+                )
+                text = body.decode()
+                leaked = [value for value in planted if value in text]
+                assert leaked == [], (who, name, url, leaked)
+    assert opened > 40  # the walk really opened the pages
