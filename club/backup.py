@@ -66,7 +66,28 @@ def _model(label: str):
 
 
 def export_club() -> dict:
-    """The whole club as a backup: the envelope with every row of MODELS, in pk order."""
+    """The whole club as a backup: the envelope with every row of MODELS, in pk order.
+
+    The tables are read in one transaction that sees the club as it was at one moment
+    (PostgreSQL: repeatable read; SQLite: the write lock, held for the second or so this
+    takes), so a hand recorded meanwhile is either wholly in the file or not at all.
+    """
+    # Inside a caller's transaction (tests) the snapshot is the caller's to choose.
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if connection.vendor == "postgresql" and outermost:
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        data = _rows()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "data": data,
+    }
+
+
+def _rows() -> list:
     data = []
     for label in MODELS:
         rows = _model(label)._default_manager.order_by("pk")
@@ -78,12 +99,7 @@ def export_club() -> dict:
                 use_natural_primary_keys=label in NAMED_BY_NATURAL_KEY,
             )
         )
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": timezone.now().isoformat(),
-        "data": data,
-    }
+    return data
 
 
 def to_json(backup: dict) -> str:

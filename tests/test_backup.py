@@ -3,6 +3,7 @@ restores it into an empty database with nothing lost; coordinators download it f
 settings page."""
 
 import json
+from unittest import mock
 
 import pytest
 from django.apps import apps
@@ -15,7 +16,7 @@ from django.urls import reverse
 
 from club import backup
 from club.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
-from club.models import Member
+from club.models import Attendance, Member, Session
 from games.models import Match
 from scoring.corrections import correct_hand
 from scoring.models import Correction
@@ -213,3 +214,42 @@ def test_only_coordinators_can_download_the_backup(client, member_client, club):
     anonymous = client.__class__().get(url)
     assert anonymous.status_code == 302 and anonymous["Location"].startswith(reverse("login"))
     assert member_client.get(url).status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_check_in_made_during_the_export_is_wholly_in_the_file_or_not_at_all():
+    """Someone walks in while the backup is being written: the file must not hold their
+    check-in without the member it belongs to (it would not import)."""
+    import threading
+
+    from django.db import connections
+
+    from tests.factories import ClubFactory, MemberFactory, SessionFactory
+
+    club = ClubFactory()
+    MemberFactory(club=club)
+    session = SessionFactory(club=club)
+
+    def walk_in():
+        try:
+            late = Member.objects.create(club=club, name="Late Larry", table_name="Larry")
+            Attendance.objects.create(session=session, member=late)
+        finally:
+            connections.close_all()
+
+    serialize = backup.serializers.serialize
+    walker = threading.Thread(target=walk_in)
+
+    def serialize_meanwhile(format, rows, **options):
+        if rows.model is Session and not walker.is_alive():
+            walker.start()  # members are read already; sessions and attendance not yet
+            walker.join(timeout=2)  # SQLite: waits for the export's lock, so carry on
+        return serialize(format, rows, **options)
+
+    with mock.patch.object(backup.serializers, "serialize", serialize_meanwhile):
+        data = backup.export_club()["data"]
+    walker.join()
+
+    members = {row["pk"] for row in data if row["model"] == "club.member"}
+    checked_in = {row["fields"]["member"] for row in data if row["model"] == "club.attendance"}
+    assert checked_in <= members
