@@ -12,6 +12,7 @@ admin.site.site_title = "Mahjong club admin"
 urlpatterns = [
     path("", club_views.home, name="home"),
     path("settings/", club_views.club_settings, name="club_settings"),
+    path("settings/backup/", club_views.club_backup, name="club_backup"),
     path("accounts/login/", account_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
@@ -46,3 +47,6 @@ urlpatterns = [
     path("api/score/", practice_views.api_score, name="api_score"),
     path("admin/", admin.site.urls),
 ]
+
+# A lost database connection outside a view gets the 503 page too (club/unavailable.py).
+handler500 = "club.unavailable.server_error"

@@ -1,7 +1,9 @@
 from django.contrib import messages
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET
 
-from club import evening
+from club import backup, evening
 from club.forms import ClubSettingsForm
 from club.models import Club
 from club.roles import coordinator_required, is_coordinator
@@ -33,3 +35,14 @@ def club_settings(request):
     else:
         form = ClubSettingsForm(instance=club)
     return render(request, "club/settings.html", {"form": form})
+
+
+@require_GET
+@coordinator_required
+def club_backup(request):
+    """The whole club as one file to keep safe (see club/backup.py)."""
+    response = HttpResponse(
+        backup.to_json(backup.export_club()), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{backup.backup_filename()}"'
+    return response

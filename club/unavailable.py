@@ -1,0 +1,59 @@
+"""When the database cannot be reached: a calm 503 page instead of an error.
+
+Writes happen in transactions, so a connection lost half-way through a write leaves the
+database as it was; the page says so and asks to try again. The page is rendered without
+the request's context, because the club's name and the user's role come from the database.
+"""
+
+import logging
+import sys
+
+from django.db.utils import InterfaceError, OperationalError
+from django.http import HttpResponse
+from django.template import loader
+from django.views import defaults
+
+logger = logging.getLogger(__name__)
+
+# Seconds a browser or proxy is asked to wait before trying again.
+RETRY_AFTER = 60
+
+
+def is_database_unreachable(error: BaseException | None) -> bool:
+    """Whether `error` is the database failing to answer (down, restarting, connection
+    lost), rather than a fault in the app."""
+    return isinstance(error, OperationalError | InterfaceError)
+
+
+def database_unavailable(request) -> HttpResponse:
+    # "Try again" repeats a page that was being read; after a form, it goes home.
+    again = request.get_full_path() if request.method in ("GET", "HEAD") else "/"
+    page = loader.get_template("503.html").render({"again": again})
+    response = HttpResponse(page, status=503)
+    response["Retry-After"] = str(RETRY_AFTER)
+    return response
+
+
+class DatabaseUnavailableMiddleware:
+    """Turns a view's lost or refused database connection into the 503 page."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not is_database_unreachable(exception):
+            return None
+        logger.error("Database unreachable at %s: %s", request.path, exception)
+        return database_unavailable(request)
+
+
+def server_error(request, template_name=defaults.ERROR_500_TEMPLATE_NAME):
+    """The 500 handler. A database failure outside a view (in a middleware that reads the
+    session or the user) arrives here rather than at the middleware: it gets the 503 page
+    too."""
+    if is_database_unreachable(sys.exc_info()[1]):
+        return database_unavailable(request)
+    return defaults.server_error(request, template_name)
