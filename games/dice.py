@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from games.flow import WIND_WORDS
+
 WALL_ORDER = ("E", "S", "W", "N")
-WIND_WORDS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 # Dice faces as characters, large on the page; the number is always written beside them.
 FACES = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 DICE_COUNTS = (2, 3)

@@ -38,6 +38,8 @@ from typing import Any
 __all__ = ["RULES", "WINDS", "FlowError", "State", "replay"]
 
 WINDS = ("E", "S", "W", "N")
+# The winds in words, for pages and messages.
+WIND_WORDS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 RULES = ("classical", "hk", "fan", "u3a")
 WON_BY = ("wall", "replacement", "discard", "robbing_kong")
 # Robbing a kong pays as a win on a discard, with the robbed player as the discarder.

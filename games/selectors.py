@@ -8,12 +8,11 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
+from games.flow import WIND_WORDS
 from games.models import Chair, Match
 from scoring import table_rules
 from scoring.models import Hand, KongChips
 from scoring.recording import UNDONE_REASON
-
-WIND_WORDS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 def table_match(session, number: int) -> Match | None:

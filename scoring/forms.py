@@ -11,6 +11,7 @@ from django import forms
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from games.flow import WIND_WORDS
 from scoring.corrections import REASON_MAX, Draw, Void
 from scoring.engine.result import Result
 from scoring.engine.tiles import WINDS
@@ -18,7 +19,7 @@ from scoring.models import Hand
 from scoring.picker import FACES, ROWS, Draft, Face, PickerError
 from scoring.recording import Win
 
-WIND_CHOICES = [("E", "East"), ("S", "South"), ("W", "West"), ("N", "North")]
+WIND_CHOICES = list(WIND_WORDS.items())
 UNIT_WORDS = {"points": ("point", "points"), "faan": ("faan", "faan"), "fan": ("fan", "fan")}
 
 

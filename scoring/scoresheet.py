@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games.flow import WIND_WORDS
 from games.models import Match
-from games.selectors import WIND_WORDS, describe_hand, kong_words
+from games.selectors import describe_hand, kong_words
 from scoring import table_rules
 from scoring.models import Correction, Hand
 

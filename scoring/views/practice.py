@@ -12,7 +12,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from club.models import Club
-from games.selectors import WIND_WORDS, pay_words
+from games.flow import WIND_WORDS
+from games.selectors import pay_words
 from scoring import engine
 from scoring.engine import EngineError
 from scoring.engine.cli import MAX_LINE_BYTES, answer_one

@@ -19,8 +19,9 @@ from django.views.decorators.http import require_http_methods
 from club.models import Club, Session
 from club.roles import coordinator_required, is_coordinator
 from club.seating.display import seating_page
+from games.flow import WIND_WORDS
 from games.models import Match
-from games.selectors import WIND_WORDS, describe_hand
+from games.selectors import describe_hand
 from scoring import corrections, scoresheet, table_rules
 from scoring.forms import CorrectionForm, PaperSheet
 
