@@ -6,11 +6,36 @@ the match's state and tallies are re-derived from the hands that count.
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
 from games.models import MAX_CHAIRS, PAY_FIELDS
+
+# The engine names the tiles an item is about in brackets, e.g. "Pong of dragons (dg)": to a
+# reader the words say enough. The points every winner gets for going out are no feature.
+TILE_CODE = re.compile(r" \([a-z0-9 ,]+\)$")
+BASE_ITEMS = {"Mahjong"}
+
+
+def features(breakdown: list[dict]) -> list[str]:
+    """What made a hand worked out from its tiles, largest first: the items that double or
+    carry faan/fan, then those with points, in words without the engine's tile codes (e.g.
+    ["Semi-pure hand with Honours", "Pong/Kong of Dragons"]); at most three. Empty for a
+    total agreed at the table, whose tiles were never entered."""
+    items = [
+        (
+            item.get("doublings") or item.get("faan") or item.get("fan") or 0,
+            item.get("points") or 0,
+            TILE_CODE.sub("", item["name"]),
+        )
+        for item in breakdown
+        if item["name"] not in BASE_ITEMS
+    ]
+    items = sorted((item for item in items if item[0] or item[1]), reverse=True)
+    return list(dict.fromkeys(name for _, _, name in items))[:3]
 
 
 def _sum_is_zero(name: str) -> models.CheckConstraint:
@@ -135,6 +160,10 @@ class Hand(PaymentRecord):
     @property
     def is_draw(self) -> bool:
         return self.winner is None
+
+    @property
+    def features(self) -> list[str]:
+        return features(self.breakdown)
 
     def flow_outcome(self) -> dict:
         """This hand as games.flow reads it."""

@@ -25,7 +25,7 @@ from django.utils import timezone
 from club.models import Attendance, Club, Member, Session
 from games import flow
 from games.models import Chair, Match
-from scoring.models import Hand, KongChips
+from scoring.models import Hand, KongChips, features
 from scoring.results import MatchResult
 from scoring.rules import rule_set_choices
 from scoring.table_rules import match_ruleset
@@ -681,7 +681,7 @@ def records(club: Club, limit: int = 10) -> Records:
         tops |= Q(pk__in=top)
     best = (
         MatchResult.objects.filter(tops)
-        .select_related("member", "session", "match")
+        .select_related("member", "session", "match", "best_hand")
         .order_by("rules", "-best_total", "pk")
     )
     for result in best:
@@ -690,8 +690,17 @@ def records(club: Club, limit: int = 10) -> Records:
     limits = list(
         limit_hands(club)
         .order_by("-match__session__date", "-number")
-        .values("total", "number", "winner_name", "match__table_number", "match__session__date")
+        .values(
+            "total",
+            "number",
+            "winner_name",
+            "match__table_number",
+            "match__session__date",
+            "breakdown",
+        )
     )
+    for hand in limits:
+        hand["features"] = features(hand.pop("breakdown"))
     streaks = list(
         MatchResult.objects.filter(session__club=club, longest_streak__gte=2)
         .select_related("member", "session")
