@@ -11,6 +11,7 @@ admin.site.site_title = "Mahjong club admin"
 
 urlpatterns = [
     path("", club_views.home, name="home"),
+    path("menu/", club_views.menu, name="menu"),
     path("settings/", club_views.club_settings, name="club_settings"),
     path("settings/backup/", club_views.club_backup, name="club_backup"),
     path("accounts/login/", account_views.LoginView.as_view(), name="login"),

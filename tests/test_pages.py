@@ -87,3 +87,44 @@ def test_friendly_500_page_renders_without_context():
     from django.template.loader import render_to_string
 
     assert "Sorry, something went wrong" in render_to_string("500.html")
+
+
+def _menu_links(client) -> list[str]:
+    page = client.get(reverse("menu")).content.decode()
+    menu = page[page.index('class="menu-list"') :]
+    menu = menu[: menu.index("</ul>")]
+    return re.findall(r">\s*([^<>]+?)\s*</(?:a|button)>", menu)
+
+
+def test_the_menu_page_lists_every_link_for_a_coordinator(coordinator_client):
+    assert _menu_links(coordinator_client) == [
+        "Home",
+        "Members",
+        "Sessions",
+        "Results",
+        "Last week's tables",
+        "Our rules",
+        "Score a hand",
+        "Settings",
+        "Password",
+        "Log out",
+    ]
+
+
+def test_the_menu_page_for_a_member_and_a_visitor(client, member_client):
+    assert _menu_links(member_client) == [
+        "Home",
+        "Results",
+        "Last week's tables",
+        "Our rules",
+        "Score a hand",
+        "Password",
+        "Log out",
+    ]
+    member_client.logout()
+    assert _menu_links(client) == ["Home", "Log in"]
+
+
+def test_every_page_links_to_the_menu_for_phones(member_client):
+    page = member_client.get(reverse("home")).content.decode()
+    assert f'<li class="nav-keep phone-only"><a href="{reverse("menu")}"' in page

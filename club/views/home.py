@@ -18,6 +18,12 @@ def home(request):
     return render(request, "club/home.html")
 
 
+@require_GET
+def menu(request):
+    """Every link of the header on one page: on a phone the header keeps only the main ones."""
+    return render(request, "menu.html")
+
+
 @coordinator_required
 def club_settings(request):
     club = Club.objects.current()

@@ -6,11 +6,12 @@ from tests.factories import PASSWORD
 
 
 def log_in(page, base_url: str, username: str, password: str = PASSWORD):
-    """Log in on the login page and wait until the site shows the user logged in (any home:
-    "Welcome", or a coordinator's Tonight page on a session day). Returns the page."""
+    """Log in on the login page and wait until the site shows the user logged in (the
+    footer of every page says so; on a phone the Log out button is on the menu page).
+    Returns the page."""
     page.goto(base_url + "/accounts/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    expect(page.locator(".site-footer")).to_contain_text(f"Logged in as {username}")
     return page

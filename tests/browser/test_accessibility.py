@@ -160,6 +160,7 @@ def test_member_and_public_pages_pass_axe_and_have_big_targets(live_server, brow
     log_in(page, base, *MEMBER_LOGIN)
     problems += problems_on(page, base + "/")
     problems += problems_on(page, base + "/scoring/rules/")
+    problems += problems_on(page, base + "/menu/")
     problems += problems_on(page, base + "/club/tables/last-week/")  # last week's seating
     problems += problems_on(page, base + "/scoring/practice/")
     page.locator(".picker-tiles").get_by_role("button", name="East wind", exact=True).click()

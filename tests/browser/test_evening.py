@@ -165,12 +165,22 @@ def test_a_members_phone_table_first_last_week_and_our_rules(browser, live_serve
     expect(page.get_by_text("Locked")).to_have_count(0)
     expect(page.get_by_text("Beginner")).to_have_count(0)
 
-    page.get_by_role("link", name="Last week's tables").first.click()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Menu").click()
+    page.get_by_role("main").get_by_role("link", name="Last week's tables").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Tables on")
     expect(page.get_by_text("You sat at table 1, seat East.")).to_be_visible()
     expect(page.get_by_role("heading", name="Where everyone sat")).to_be_visible()
 
-    page.get_by_role("navigation").get_by_role("link", name="Our rules").click()
+    # On a phone the header keeps Home, Results and Menu in one row under the club's name.
+    header = page.locator(".site-header")
+    assert header.bounding_box()["height"] <= 130
+    bar = page.get_by_role("navigation", name="Main")
+    expect(bar.get_by_role("link", name="Our rules")).to_be_hidden()
+    bar.get_by_role("link", name="Menu").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Menu")
+    page.get_by_role("navigation", name="Everything in the club app").get_by_role(
+        "link", name="Our rules"
+    ).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Our rules")
     expect(page.get_by_text("1000 points (the limit)")).to_be_visible()
     expect(page.get_by_role("heading", name="How payments work")).to_be_visible()

@@ -14,4 +14,5 @@ def test_coordinator_logs_in_and_sees_the_club_home_page(live_server, page, tran
     expect(page.get_by_role("heading", level=1)).to_contain_text("Tonight:")
     expect(page.get_by_text("(coordinator)")).to_be_visible()
     expect(page.get_by_role("link", name="Settings")).to_be_visible()
+    expect(page.get_by_role("link", name="Menu")).to_be_hidden()  # only on phones
     assert club.name in page.title()
