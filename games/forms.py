@@ -106,6 +106,10 @@ class KongForm(HandNumberForm):
             self.initial.setdefault("hand", board.hand)
 
 
+class TakeBackKongForm(forms.Form):
+    kong = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+
 class TablePickerForm(PickerForm):
     """The tile picker at a table: who won and who discarded are chairs; the winds, the
     dealer and the goulash come from the match's state."""

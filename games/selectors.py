@@ -58,6 +58,14 @@ class HandLine:
     corrected: str = ""  # why, when the hand was replaced or struck out by a correction
 
 
+@dataclass(frozen=True)
+class KongLine:
+    """Kong chips saved in the hand being played, which the table can still take back."""
+
+    id: int
+    text: str
+
+
 @dataclass
 class RoundGroup:
     wind: str
@@ -107,6 +115,7 @@ class Board:
     last_hand_text: str
     kong_chips: bool  # whether this rule set has kong chips (u3a)
     goulash_pot: int | None
+    kongs_now: list[KongLine] = field(default_factory=list)
 
     @property
     def hand(self) -> int:
@@ -206,6 +215,11 @@ def board(match: Match, user=None) -> Board:
                 else "",
             )
         )
+    kongs_now = [
+        KongLine(kong.pk, kong_words(kong, names))
+        for kong in kongs
+        if not kong.is_voided and kong.hand_number == state.hand and not state.over
+    ]
     # Kong chips of the hand being played now (its result is not recorded yet).
     if kongs_by_hand.get(state.hand):
         rounds.append(RoundGroup(wind=state.round or "E", lines=[]))
@@ -230,6 +244,7 @@ def board(match: Match, user=None) -> Board:
         last_hand_text=describe_hand(live[-1], names, unit) if live else "",
         kong_chips=table_rules.has_kong_chips(ruleset),
         goulash_pot=table_rules.goulash_pot(match, state) if state.goulash else None,
+        kongs_now=kongs_now,
     )
 
 

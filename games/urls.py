@@ -17,6 +17,7 @@ urlpatterns = [
     path(_table + "full/", views.full_hand, name="full"),
     path(_table + "draw/", views.record_draw, name="draw"),
     path(_table + "kong/", views.record_kong, name="kong"),
+    path(_table + "kong/take-back/", views.take_back_kong, name="take_back_kong"),
     path(_table + "undo/", views.undo, name="undo"),
     path(_table + "dice/", views.throw_dice, name="dice"),
 ]

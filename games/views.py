@@ -24,7 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from club.models import Club, Session, SessionClosed
 from club.roles import coordinator_required, is_coordinator
 from games import dice, selectors
-from games.forms import HandNumberForm, KongForm, TablePickerForm, WinForm
+from games.forms import HandNumberForm, KongForm, TablePickerForm, TakeBackKongForm, WinForm
 from games.start import CannotStart, end_evening, start_play
 from scoring import recording, table_rules
 from scoring.engine import EngineError
@@ -292,6 +292,25 @@ def record_kong(request, match):
         return _page(request, match, kong_form=form, open_kong=True)
     name = board.names[data["chair"]]
     return _saved(request, match, f"Kong chips saved for {name}.")
+
+
+@table_view(write=True)
+@require_POST
+def take_back_kong(request, match):
+    """Kong chips saved by mistake in the hand being played are voided (kept, marked)."""
+    if changed := _table_changed(request, match):
+        return changed
+    form = TakeBackKongForm(request.POST)
+    if not form.is_valid():
+        return _page(request, match, status_notice="Nothing was changed: please try again.")
+    try:
+        kong = recording.take_back_kong(match, form.cleaned_data["kong"], by=request.user)
+    except recording.AlreadyRecorded as error:
+        return _page(request, match, status_notice=str(error))
+    except recording.RecordingError as error:
+        return _page(request, match, refusal=str(error), open_kong=True)
+    name = selectors.board(match, request.user).names[kong.chair]
+    return _saved(request, match, f"{name}'s kong chips are taken back.")
 
 
 @table_view(write=True)

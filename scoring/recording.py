@@ -1,4 +1,5 @@
-"""Recording a table's hands: a win, a draw, kong chips, and undoing the last hand.
+"""Recording a table's hands: a win, a draw, kong chips, and undoing the last hand or
+kong chips saved by mistake.
 
 Each function is one transaction holding the match's row, so two devices at one table
 (or a double tap) queue up: the second sees the hand already recorded and is refused as
@@ -22,6 +23,7 @@ from scoring.standings import refresh_match
 
 # The reason an undo at the table gives; a hand voided for any other reason was corrected.
 UNDONE_REASON = "Undone at the table"
+KONG_TAKEN_BACK = "Taken back at the table"
 
 
 class RecordingError(Exception):
@@ -201,6 +203,33 @@ def record_kong(match: Match, hand_number: int, chair: int, kind: str, by=None) 
     except table_rules.TotalRefused as error:
         raise RecordingError(str(error)) from error
     kong.save()
+    refresh_match(match)
+    match.version += 1
+    match.save(update_fields=["version"])
+    return kong
+
+
+@transaction.atomic
+def take_back_kong(match: Match, kong_id: int, by=None) -> KongChips:
+    """Void kong chips saved by mistake (the wrong player or kind) in the hand being played.
+    A finished hand's chips stay: its payments and the hands after it were agreed with them,
+    so that hand is undone first (or the coordinator corrects it)."""
+    match = _locked(match)
+    kong = match.kong_chips.filter(pk=kong_id).first()
+    if kong is None:
+        raise RecordingError("Those kong chips are not at this table.")
+    if kong.is_voided:
+        raise AlreadyRecorded("Those kong chips were already taken back.")
+    hand = match.replay()[-1].hand
+    if kong.hand_number != hand:
+        raise RecordingError(
+            f"Those kong chips belong to hand {kong.hand_number}, which is finished: undo that "
+            "hand first, or ask the coordinator to correct it."
+        )
+    kong.voided_at = timezone.now()
+    kong.voided_by = by
+    kong.void_reason = KONG_TAKEN_BACK
+    kong.save(update_fields=["voided_at", "voided_by", "void_reason"])
     refresh_match(match)
     match.version += 1
     match.save(update_fields=["version"])

@@ -86,6 +86,7 @@ WRITES = {
     "games:full": SEATED,
     "games:draw": SEATED,
     "games:kong": SEATED,
+    "games:take_back_kong": SEATED,
     "games:undo": SEATED,
     "games:dice": SEATED,
     "scoring:correct": COORDINATOR,

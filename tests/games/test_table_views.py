@@ -11,7 +11,7 @@ from games import dice
 from games.models import Match
 from games.start import start_play
 from scoring.models import Hand, KongChips
-from scoring.recording import record_draw
+from scoring.recording import record_draw, record_kong
 from tests.factories import UserFactory
 from tests.games.helpers import seated_members, seated_session
 
@@ -52,6 +52,7 @@ TABLE_WRITES = [
     ("draw", {"hand": "1"}),
     ("kong", {"hand": "1", "chair": "0", "kind": "concealed"}),
     ("undo", {"hand": "1"}),
+    ("take_back_kong", {"kong": "1"}),
     ("win", {"hand": "1", "winner": "0", "won_by": "wall", "total": "10"}),
     ("preview", {"hand": "1", "winner": "0", "won_by": "wall", "total": "10"}),
 ]
@@ -218,6 +219,52 @@ def test_kong_chips_are_not_offered_under_other_rules(coordinator_client, club):
     )
     assert "not part of the" in response.content.decode()
     assert not KongChips.objects.exists()
+
+
+def test_kong_chips_saved_by_mistake_are_taken_back_and_kept_marked(client, evening):
+    member = login_as_seated(client, evening, 1)
+    client.post(url("kong", evening), {"hand": "1", "chair": "1", "kind": "concealed"}, **HTMX)
+    kong = KongChips.objects.get()
+    page = client.get(url("table", evening)).content.decode()
+    assert "1 saved this hand" in page and f'name="kong" value="{kong.pk}"' in page
+    response = client.post(url("take_back_kong", evening), {"kong": kong.pk}, **HTMX)
+    html = response.content.decode()
+    assert "kong chips are taken back" in html and "saved this hand" not in html
+    kong.refresh_from_db()
+    assert kong.is_voided and kong.voided_by == member.user
+    assert kong.void_reason == "Taken back at the table"
+    assert match_at(evening, 1).tallies() == [0, 0, 0, 0]
+    # A second tap (or another device) changes nothing more and says so.
+    again = client.post(url("take_back_kong", evening), {"kong": kong.pk}, **HTMX)
+    assert "already taken back" in again.content.decode()
+    assert KongChips.objects.filter(voided_at__isnull=True).count() == 0
+
+
+def test_kong_chips_of_a_finished_hand_are_not_taken_back_at_the_table(coordinator_client, evening):
+    match = match_at(evening, 1)
+    coordinator_client.post(url("kong", evening), {"hand": "1", "chair": "1", "kind": "discard"})
+    record_draw(match, 1)
+    kong = KongChips.objects.get()
+    assert (
+        f'name="kong" value="{kong.pk}"'
+        not in coordinator_client.get(url("table", evening)).content.decode()
+    )
+    response = coordinator_client.post(url("take_back_kong", evening), {"kong": kong.pk}, **HTMX)
+    assert "belong to hand 1, which is finished: undo that hand first" in (
+        response.content.decode()
+    )
+    kong.refresh_from_db()
+    assert not kong.is_voided and match.tallies()[1] > 0
+
+
+def test_kong_chips_of_another_table_are_not_taken_back(client, evening):
+    other = match_at(evening, 2)
+    kong = record_kong(other, 1, 0, "concealed")
+    login_as_seated(client, evening, 1)
+    response = client.post(url("take_back_kong", evening), {"kong": kong.pk}, **HTMX)
+    assert "not at this table" in response.content.decode()
+    kong.refresh_from_db()
+    assert not kong.is_voided
 
 
 def test_undo_voids_the_last_hand_and_the_deal_follows(coordinator_client, evening):

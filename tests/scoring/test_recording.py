@@ -7,8 +7,15 @@ from django.db import IntegrityError, close_old_connections, transaction
 
 from games.models import Match
 from games.start import start_play
-from scoring.models import Hand
-from scoring.recording import AlreadyRecorded, RecordingError, record_draw, undo_last_hand
+from scoring.models import Hand, KongChips
+from scoring.recording import (
+    AlreadyRecorded,
+    RecordingError,
+    record_draw,
+    record_kong,
+    take_back_kong,
+    undo_last_hand,
+)
 from tests.games.helpers import seated_session
 
 pytestmark = pytest.mark.django_db
@@ -124,6 +131,35 @@ def test_the_same_hand_from_ten_devices_at_once_is_recorded_once(club):
         thread.join()
     assert sorted(outcomes) == ["already"] * 9 + ["recorded"]
     assert Hand.objects.filter(match=match).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_kong_chips_taken_back_from_ten_devices_at_once_are_voided_once(club):
+    club.rule_set = "u3a"
+    club.save()
+    match = start_play(seated_session(club))[0]
+    kong = record_kong(match, 1, 2, "concealed")
+    barrier = threading.Barrier(10)
+    outcomes: list[str] = []
+
+    def tap():
+        try:
+            barrier.wait()
+            take_back_kong(match, kong.pk)
+            outcomes.append("taken back")
+        except AlreadyRecorded:
+            outcomes.append("already")
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=tap) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["already"] * 9 + ["taken back"]
+    assert KongChips.objects.get().is_voided
+    assert match.tallies() == [0, 0, 0, 0]
 
 
 @pytest.mark.django_db(transaction=True)
