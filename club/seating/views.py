@@ -13,7 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from club.models import Club, SeatingPlan, Session, SessionClosed
 from club.roles import coordinator_required
@@ -101,6 +101,7 @@ def _act(request, session: Session, action, form=None, choice_url: str = "", ans
 # --- pages -------------------------------------------------------------------------------
 
 
+@require_safe
 @login_required
 def seating_page(request, session_id: int):
     """Members' page: the published seating, the member's own table first."""
@@ -117,6 +118,7 @@ def seating_page(request, session_id: int):
     )
 
 
+@require_safe
 @login_required
 def last_week(request):
     """ "Last week's tables" in the menu: the latest earlier session whose seating was
@@ -133,6 +135,7 @@ def last_week(request):
     return redirect("club:seating", session_id=session.pk)
 
 
+@require_safe
 @coordinator_required
 def manage(request, session_id: int):
     """The coordinator's page: make, adjust and publish the seating. The answer to a change
@@ -145,6 +148,7 @@ def manage(request, session_id: int):
     return render(request, MANAGE_TEMPLATE, _manage_context(_session(session_id), **answer))
 
 
+@require_safe
 @login_required
 def print_seating(request, session_id: int):
     """One sheet for the room, then one card per table (the print stylesheet breaks pages)."""

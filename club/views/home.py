@@ -1,7 +1,7 @@
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 
 from club import backup, evening
 from club.forms import ClubSettingsForm
@@ -9,6 +9,7 @@ from club.models import Club
 from club.roles import coordinator_required, is_coordinator
 
 
+@require_safe
 def home(request):
     """Everyone's home page; on a session day a coordinator's home is the evening's steps."""
     if is_coordinator(request.user):

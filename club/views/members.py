@@ -3,7 +3,7 @@ members, and say who must never be seated together. Members see none of this."""
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from club.forms import KeepApartForm, MemberForm, MemberSearchForm
 from club.models import Club, Member, MemberHasPlayed, Refused
@@ -14,6 +14,7 @@ def _member(pk: int) -> Member:
     return get_object_or_404(Member, pk=pk, club=Club.objects.current())
 
 
+@require_safe
 @coordinator_required
 def member_list(request):
     club = Club.objects.current()

@@ -4,7 +4,7 @@ closed session."""
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from club.forms import NextWeekForm, SessionForm
 from club.models import Club, Refused, Session, long_date
@@ -15,6 +15,7 @@ def _session(pk: int) -> Session:
     return get_object_or_404(Session, pk=pk, club=Club.objects.current())
 
 
+@require_safe
 @coordinator_required
 def session_list(request):
     club = Club.objects.current()
@@ -64,6 +65,7 @@ def session_edit(request, pk):
     return render(request, "club/sessions/form.html", {"form": form, "session": session})
 
 
+@require_safe
 @coordinator_required
 def session_detail(request, pk):
     session = _session(pk)

@@ -14,7 +14,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from club.models import Club, Session
 from club.roles import coordinator_required, is_coordinator
@@ -69,6 +69,7 @@ def match_view(write: bool = False):
     return decorate
 
 
+@require_safe
 @match_view()
 def scoresheet_page(request, match):
     return render(
@@ -134,6 +135,7 @@ def _session(pk: int) -> Session:
     return get_object_or_404(Session, pk=pk, club=Club.objects.current())
 
 
+@require_safe
 @coordinator_required
 def changes(request, pk: int):
     session = _session(pk)
@@ -144,6 +146,7 @@ def changes(request, pk: int):
     )
 
 
+@require_safe
 @coordinator_required
 def blank_sheets(request, pk: int):
     session = _session(pk)

@@ -9,6 +9,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_safe
 
 from club.models import Club, Member, Session
 from club.roles import coordinator_required
@@ -50,6 +51,7 @@ def _latest_played(club: Club) -> Session | None:
     )
 
 
+@require_safe
 @standings_visible
 def latest_evening(request, club):
     session = _latest_played(club)
@@ -58,6 +60,7 @@ def latest_evening(request, club):
     return redirect("scoring:evening", pk=session.pk)
 
 
+@require_safe
 @standings_visible
 def evening(request, club, pk):
     session = get_object_or_404(Session, pk=pk, club=club)
@@ -68,6 +71,7 @@ def evening(request, club, pk):
     return render(request, "scoring/evening.html", context)
 
 
+@require_safe
 @standings_visible
 def evening_csv(request, club, pk):
     session = get_object_or_404(Session, pk=pk, club=club)
@@ -108,6 +112,7 @@ def _leaderboard_context(request, club):
     }
 
 
+@require_safe
 @standings_visible
 def leaderboard(request, club):
     context = _leaderboard_context(request, club)
@@ -135,6 +140,7 @@ def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() else round(value, 2)
 
 
+@require_safe
 @standings_visible
 def leaderboard_csv(request, club):
     board = _leaderboard_context(request, club)["board"]
@@ -160,6 +166,7 @@ def leaderboard_csv(request, club):
     return _csv_response(f"standings-{board.season.key}.csv", rows())
 
 
+@require_safe
 @standings_visible
 def hands_csv(request, club):
     season = _season(request, club)
@@ -205,6 +212,7 @@ def hands_csv(request, club):
     return _csv_response(f"hands-{season.key}.csv", rows())
 
 
+@require_safe
 @standings_visible
 def member_page(request, club, pk):
     season = _season(request, club)
@@ -231,6 +239,7 @@ def member_page(request, club, pk):
     return render(request, "scoring/member.html", context)
 
 
+@require_safe
 @standings_visible
 def records(request, club):
     return render(
@@ -238,6 +247,7 @@ def records(request, club):
     )
 
 
+@require_safe
 @standings_visible
 def room(request, club):
     """Tonight's tables and provisional results in very large type, for a screen in the
@@ -252,6 +262,7 @@ def room(request, club):
     return render(request, "scoring/room.html", context)
 
 
+@require_safe
 @coordinator_required
 def attendance(request):
     club = Club.objects.current()
@@ -266,6 +277,7 @@ def attendance(request):
     return render(request, "scoring/attendance.html", context)
 
 
+@require_safe
 @coordinator_required
 def attendance_csv(request):
     club = Club.objects.current()
