@@ -17,6 +17,8 @@ import io
 import uuid
 from dataclasses import dataclass, field
 
+from django import forms
+from django.core import signing
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -138,8 +140,12 @@ class ImportRow:
         return not self.problems
 
     @property
-    def is_beginner(self) -> bool:
-        return self.beginner.strip().lower() in YES
+    def beginner_shown(self) -> str:
+        """Yes or No, as the preview shows it; a value not understood, as it was written."""
+        value = self.beginner.strip().lower()
+        if value in YES:
+            return "Yes"
+        return "No" if value in NO else self.beginner
 
     def messages(self) -> list[str]:
         return [f"Row {self.number}: {problem.rstrip('.')}." for problem in self.problems]
@@ -436,3 +442,82 @@ def import_members(text: str, batch_token: uuid.UUID, club: Club) -> Outcome:
             raise
         return Outcome(batch=batch)
     return Outcome(created=len(batch.rows))
+
+
+# --- The two steps' forms ------------------------------------------------------------
+
+
+class SpreadsheetForm(forms.Form):
+    """Step 1: a CSV file, or rows pasted from a spreadsheet. `content` is the text."""
+
+    spreadsheet = forms.FileField(
+        label="Choose the spreadsheet file (CSV)",
+        required=False,
+        widget=forms.FileInput(attrs={"accept": ".csv,.txt,text/csv,text/plain"}),
+        help_text="If you choose a file, the box below is not used.",
+    )
+    text = forms.CharField(
+        label="Or paste the rows here",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text="In your spreadsheet, select the rows with the headings, copy them, and "
+        "paste them here.",
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        upload = cleaned.get("spreadsheet")
+        text = cleaned.get("text") or ""
+        if upload:
+            if upload.size > MAX_BYTES:
+                raise forms.ValidationError(too_big_message(upload.size))
+            try:
+                cleaned["content"] = decode(upload.read())
+            except Unreadable as error:
+                raise forms.ValidationError(str(error)) from error
+        elif text.strip():
+            size = len(text.encode("utf-8", errors="replace"))
+            if size > MAX_BYTES:
+                raise forms.ValidationError(too_big_message(size))
+            cleaned["content"] = text
+        else:
+            raise forms.ValidationError(
+                "Please choose a spreadsheet file, or paste the rows into the box."
+            )
+        return cleaned
+
+
+SIGNING_SALT = "club.member_import"
+# A preview left open overnight is checked afresh: upload the spreadsheet again.
+PREVIEW_MAX_AGE = 24 * 60 * 60
+
+
+def sign(text: str, batch_token: uuid.UUID) -> str:
+    """The checked text and its batch token, signed so the import step gets exactly what
+    the preview showed."""
+    return signing.dumps(
+        {"text": text, "token": str(batch_token)}, salt=SIGNING_SALT, compress=True
+    )
+
+
+class ConfirmForm(forms.Form):
+    """Step 3: the signed batch from the preview."""
+
+    batch = forms.CharField(widget=forms.HiddenInput, required=False, strip=False)
+
+    def clean_batch(self) -> tuple[str, uuid.UUID]:
+        try:
+            data = signing.loads(
+                self.cleaned_data["batch"], salt=SIGNING_SALT, max_age=PREVIEW_MAX_AGE
+            )
+            return data["text"], uuid.UUID(data["token"])
+        except signing.SignatureExpired as error:
+            raise forms.ValidationError(
+                "That preview is more than a day old, so nothing was imported. Please "
+                "choose the spreadsheet again."
+            ) from error
+        except (signing.BadSignature, KeyError, TypeError, ValueError) as error:
+            raise forms.ValidationError(
+                "That import could not be read, so nothing was imported. Please choose the "
+                "spreadsheet again."
+            ) from error
