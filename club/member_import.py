@@ -387,7 +387,8 @@ def _form_problem(name: str, row: ImportRow, error) -> str:
         return f"email “{value}” is not an email address"
     if error.code == "max_length":
         limit = error.params.get("limit_value") if error.params else None
-        return f"{label} “{value}” is too long: at most {limit} letters"
+        unit = "letters" if name in ("name", "table_name") else "characters"
+        return f"{label} “{value}” is too long: at most {limit} {unit}"
     message = " ".join(error.messages)
     return f"{label} “{value}”: {message}" if value else f"{label}: {message}"
 
@@ -396,6 +397,10 @@ def row_tokens(batch_token: uuid.UUID, rows: list[ImportRow]) -> list[uuid.UUID]
     """Each row's member's one-time token: the batch's and the row number, so the same
     batch always makes the same tokens."""
     return [uuid.uuid5(batch_token, str(row.number)) for row in rows]
+
+
+def _imported_count(club: Club, tokens: list[uuid.UUID]) -> int:
+    return Member.objects.filter(club=club, form_token__in=tokens).count()
 
 
 @dataclass
@@ -414,7 +419,7 @@ def import_members(text: str, batch_token: uuid.UUID, club: Club) -> Outcome:
     adds nobody the second time."""
     batch = read(text, club)
     tokens = row_tokens(batch_token, batch.rows)
-    already = Member.objects.filter(club=club, form_token__in=tokens).count()
+    already = _imported_count(club, tokens)
     if already:
         return Outcome(already_imported=already)
     if not batch.is_clean:
@@ -434,7 +439,7 @@ def import_members(text: str, batch_token: uuid.UUID, club: Club) -> Outcome:
     except IntegrityError:
         # The same batch posted at the same moment got there first, or someone took a name
         # at the table since the check: the batch now says which.
-        already = Member.objects.filter(club=club, form_token__in=tokens).count()
+        already = _imported_count(club, tokens)
         if already:
             return Outcome(already_imported=already)
         batch = read(text, club)

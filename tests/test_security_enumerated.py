@@ -46,6 +46,8 @@ WRITES = {
     "club_settings": COORDINATOR,
     "club:member_list": READ_ONLY,
     "club:member_add": COORDINATOR,
+    "club:member_import": COORDINATOR,  # previews only; the confirm step writes
+    "club:member_import_confirm": COORDINATOR,
     "club:member_detail": COORDINATOR,
     "club:member_edit": COORDINATOR,
     "club:member_retire": COORDINATOR,
