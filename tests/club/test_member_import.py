@@ -4,6 +4,7 @@ until every row is ready; then all are added at once, once."""
 
 import base64
 import datetime
+import io
 import json
 import re
 import threading
@@ -12,6 +13,8 @@ import pytest
 import time_machine
 from django.core import signing
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
@@ -703,3 +706,48 @@ def test_coordinators_may(coordinator_client, club):
 def test_the_import_step_refuses_get_and_the_template_refuses_post(coordinator_client):
     assert coordinator_client.get(CONFIRM).status_code == 405
     assert coordinator_client.post(TEMPLATE).status_code == 405
+
+
+# --- the management command --------------------------------------------------------------
+
+
+def _command(tmp_path, data: bytes, *args):
+    path = tmp_path / "members.csv"
+    path.write_bytes(data)
+    out = io.StringIO()
+    call_command("import_members", str(path), *args, stdout=out)
+    return out.getvalue()
+
+
+def test_the_command_imports_a_clean_spreadsheet(club, tmp_path):
+    assert _command(tmp_path, ("\ufeff" + GOOD).encode()).strip() == "3 members imported."
+    assert sorted(Member.objects.values_list("table_name", flat=True)) == [
+        "Ann",
+        "Bobby",
+        "Cath",
+    ]
+
+
+def test_the_command_dry_run_imports_nothing(club, tmp_path):
+    out = _command(tmp_path, GOOD.encode("cp1252"), "--dry-run")
+    assert out.strip() == (
+        "3 rows ready. Nothing has been imported yet. (--dry-run: nothing was imported.)"
+    )
+    assert Member.objects.count() == 0
+
+
+def test_the_command_names_each_bad_row_and_imports_nothing(club, tmp_path):
+    with pytest.raises(CommandError) as refusal:
+        _command(tmp_path, GOOD.replace("ann@example.org", "ann@").encode())
+    assert str(refusal.value) == (
+        "Row 2: email “ann@” is not an email address.\n"
+        "2 rows ready, 1 needs fixing. Nothing has been imported yet."
+    )
+    assert Member.objects.count() == 0
+
+
+def test_the_command_refuses_a_workbook_and_a_missing_file(club, tmp_path):
+    with pytest.raises(CommandError, match="spreadsheet workbook"):
+        _command(tmp_path, b"PK\x03\x04")
+    with pytest.raises(CommandError, match="Cannot read"):
+        call_command("import_members", str(tmp_path / "nowhere.csv"))
