@@ -426,8 +426,8 @@ def import_members(text: str, batch_token: uuid.UUID, club: Club) -> Outcome:
         return Outcome(batch=batch)
     try:
         with transaction.atomic():
-            for row, token in zip(batch.rows, tokens, strict=True):
-                Member.objects.create(
+            Member.objects.bulk_create(
+                Member(
                     club=club,
                     name=row.cleaned["name"],
                     table_name=row.cleaned["table_name"],
@@ -436,6 +436,8 @@ def import_members(text: str, batch_token: uuid.UUID, club: Club) -> Outcome:
                     experience=row.cleaned["experience"],
                     form_token=token,
                 )
+                for row, token in zip(batch.rows, tokens, strict=True)
+            )
     except IntegrityError:
         # The same batch posted at the same moment got there first, or someone took a name
         # at the table since the check: the batch now says which.
