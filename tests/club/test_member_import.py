@@ -599,19 +599,17 @@ def test_members_changed_since_the_preview_are_checked_again(coordinator_client,
 
 def test_a_failure_part_way_leaves_nobody_imported(coordinator_client, club, monkeypatch):
     signed = signed_batch(preview(coordinator_client).content.decode())
-    real_save = Member.save
-    saved = []
+    real_bulk_create = Member.objects.bulk_create
+    inserted = []
 
-    def failing_save(self, *args, **kwargs):
-        if len(saved) == 2:
-            raise RuntimeError("the disk is full")
-        saved.append(self.name)
-        real_save(self, *args, **kwargs)
+    def insert_then_fail(members, *args, **kwargs):
+        inserted.extend(real_bulk_create(members, *args, **kwargs))
+        raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(Member, "save", failing_save)
+    monkeypatch.setattr(Member.objects, "bulk_create", insert_then_fail)
     with pytest.raises(RuntimeError):
         coordinator_client.post(CONFIRM, {"batch": signed})
-    assert saved == ["Ann Lee", "Bob Ray"]
+    assert len(inserted) == 3
     assert Member.objects.count() == 0
 
 
