@@ -466,7 +466,7 @@ class SpreadsheetForm(forms.Form):
     text = forms.CharField(
         label="Or paste the rows here",
         required=False,
-        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "class": "wide"}),
         help_text="In your spreadsheet, select the rows with the headings, copy them, and "
         "paste them here.",
     )
