@@ -9,6 +9,13 @@ app_name = "club"
 urlpatterns: list = [
     path("members/", members.member_list, name="member_list"),
     path("members/add/", members.member_create, name="member_add"),
+    path("members/import/", members.member_import, name="member_import"),
+    path("members/import/confirm/", members.member_import_confirm, name="member_import_confirm"),
+    path(
+        "members/import/members-template.csv",
+        members.member_import_template,
+        name="member_import_template",
+    ),
     path("members/<int:pk>/", members.member_detail, name="member_detail"),
     path("members/<int:pk>/edit/", members.member_edit, name="member_edit"),
     path("members/<int:pk>/retire/", members.member_retire, name="member_retire"),

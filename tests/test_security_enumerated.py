@@ -44,6 +44,8 @@ READ_ONLY = "reads only, whatever the method"
 WRITES = {
     "club_settings": COORDINATOR,
     "club:member_add": COORDINATOR,
+    "club:member_import": COORDINATOR,  # previews only; the confirm step writes
+    "club:member_import_confirm": COORDINATOR,
     "club:member_detail": COORDINATOR,
     "club:member_edit": COORDINATOR,
     "club:member_retire": COORDINATOR,

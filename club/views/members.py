@@ -1,10 +1,15 @@
 """Members: coordinators find, add, edit, retire and (if they never played) delete
-members, and say who must never be seated together. Members see none of this."""
+members, import them from a spreadsheet, and say who must never be seated together.
+Members see none of this."""
+
+import uuid
 
 from django.contrib import messages
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
+from club import member_import as importing
 from club.forms import KeepApartForm, MemberForm, MemberSearchForm
 from club.models import Club, Member, MemberHasPlayed, Refused
 from club.roles import coordinator_required
@@ -43,6 +48,63 @@ def member_create(request):
             )
         return redirect("club:member_detail", pk=member.pk)
     return render(request, "club/members/form.html", {"form": form, "member": None})
+
+
+def _import_page(request, form, batch=None, changed=False):
+    """The import page: the spreadsheet form, and the preview of what it read. Only a clean
+    preview carries the signed batch its Import button posts."""
+    context = {"form": form, "batch": batch, "changed": changed, "signed": None}
+    if batch is not None and batch.is_clean:
+        context["signed"] = importing.sign(form.cleaned_data["content"], uuid.uuid4())
+    if request.htmx:
+        return render(request, "club/members/import.html#result", context)
+    return render(request, "club/members/import.html", context)
+
+
+@coordinator_required
+def member_import(request):
+    if request.method != "POST":
+        return _import_page(request, importing.SpreadsheetForm())
+    form = importing.SpreadsheetForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _import_page(request, form)
+    club = Club.objects.current()
+    return _import_page(request, form, importing.read(form.cleaned_data["content"], club))
+
+
+@coordinator_required
+@require_POST
+def member_import_confirm(request):
+    form = importing.ConfirmForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors["batch"]))
+        return redirect("club:member_import")
+    text, batch_token = form.cleaned_data["batch"]
+    outcome = importing.import_members(text, batch_token, Club.objects.current())
+    if outcome.batch is not None:
+        # Someone changed the members since the preview: show what stands in the way now.
+        again = importing.SpreadsheetForm({"text": text})
+        again.is_valid()
+        return _import_page(request, again, outcome.batch, changed=True)
+    if outcome.created:
+        n = outcome.created
+        messages.success(request, f"{n} member{'' if n == 1 else 's'} imported.")
+    else:
+        n = outcome.already_imported
+        messages.info(
+            request,
+            f"{'That member was' if n == 1 else f'Those {n} members were'} already "
+            "imported, so nobody was added twice.",
+        )
+    return redirect("club:member_list")
+
+
+@coordinator_required
+@require_safe
+def member_import_template(request):
+    response = HttpResponse(importing.template_csv(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="members-template.csv"'
+    return response
 
 
 @coordinator_required
