@@ -39,12 +39,16 @@ def validate_placing_points(text: str) -> None:
     parse_placing_points(text)
 
 
+# The name of the club made on first use, until the coordinator names it in the settings.
+FIRST_CLUB_NAME = "Our Mahjong Club"
+
+
 class ClubQuerySet(models.QuerySet):
     def current(self) -> "Club":
         """The club of this installation (an installation serves one club), created on first use."""
         club = self.order_by("pk").first()
         if club is None:
-            club = self.create(name="Our Mahjong Club")
+            club = self.create(name=FIRST_CLUB_NAME)
         return club
 
 

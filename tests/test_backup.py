@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from club import backup
 from club.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
-from club.models import Attendance, Member, Session
+from club.models import Attendance, Club, Member, Session
 from games.models import Match
 from scoring.corrections import correct_hand
 from scoring.models import Correction
@@ -171,6 +171,27 @@ def test_import_refuses_a_wrong_format_or_version(db, change, message):
     with pytest.raises(backup.BackupRefused, match=message):
         backup.import_club(data)
     assert not Member.objects.exists()
+
+
+def test_a_club_made_by_opening_the_app_first_is_replaced_by_the_import(db, client):
+    small_club()
+    data = json.loads(export_text())
+    before = snapshot()
+    empty_the_database()
+    client.get("/")  # someone opens the app before the import: an untouched club appears
+    assert Club.objects.get().name == "Our Mahjong Club"
+    backup.import_club(data)
+    assert snapshot() == before
+
+
+def test_a_club_whose_settings_were_changed_is_not_replaced(db):
+    small_club()
+    data = json.loads(export_text())
+    empty_the_database()
+    Club.objects.create(name="Our Mahjong Club", show_dice=True)
+    with pytest.raises(backup.BackupRefused, match="only into an empty database.*clubs"):
+        backup.import_club(data)
+    assert Club.objects.get().show_dice
 
 
 def test_import_refuses_rows_it_does_not_restore(db):
