@@ -148,7 +148,8 @@ def play(tablet: Tablet, match: Match, stop: threading.Event) -> None:
             tablet.tally.lose_next_answer = False
             tablet.send_and_hang_up(path, win(match, number))
             tablet.tally.lost.append(number)
-            wait_until(lambda: match.live_hands().filter(number=number).exists(), "a lost hand")
+            landed = match.live_hands().filter(number=number)
+            wait_until(landed.exists, "the hand whose answer was dropped")
         page = tablet.post_until_answered(path, win(match, number))
         if f"Hand {number} saved:" in page:
             tablet.tally.recorded += 1
@@ -286,9 +287,7 @@ def test_a_restart_mid_evening_loses_nothing(server, evening, kind):
 
     def hands_at_least(counts: list[int]) -> bool:
         assert not failed(), failed()
-        return all(
-            len(t.tally.confirmed) >= n for t, n in zip(evening.tables, counts, strict=True)
-        )
+        return all(len(t.tally.confirmed) >= n for t, n in zip(evening.tables, counts, strict=True))
 
     try:
         wait_until(lambda: hands_at_least([HANDS_BEFORE] * TABLES), "hands before the restart")
