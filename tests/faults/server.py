@@ -117,10 +117,16 @@ class Gunicorn:
     def workers(self) -> set[int]:
         """The worker processes' ids (the master's children)."""
         pid = self.process.pid
-        try:
-            return {int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
-        except FileNotFoundError:
-            return set()
+        children = set()
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                # "pid (name) state ppid ...": the name may hold spaces, so split after it.
+                fields = stat.read_text().rpartition(")")[2].split()
+            except OSError:  # the process has just ended
+                continue
+            if int(fields[1]) == pid:
+                children.add(int(stat.parent.name))
+        return children
 
     def answers(self) -> bool:
         """Whether the server answers a page over HTTP right now."""
