@@ -27,8 +27,9 @@ def is_database_unreachable(error: BaseException | None) -> bool:
 
 def database_unavailable(request) -> HttpResponse:
     # "Try again" repeats a page that was being read; after a form, it goes home.
-    again = request.get_full_path() if request.method in ("GET", "HEAD") else "/"
-    page = loader.get_template("503.html").render({"again": again})
+    reading = request.method in ("GET", "HEAD")
+    again = request.get_full_path() if reading else "/"
+    page = loader.get_template("503.html").render({"again": again, "posted": not reading})
     response = HttpResponse(page, status=503)
     response["Retry-After"] = str(RETRY_AFTER)
     return response

@@ -80,3 +80,28 @@ def test_a_write_cut_off_half_way_leaves_nothing(coordinator_client, club):
     assert Member.objects.count() == members
     assert not Member.objects.filter(name="Pat Visitor").exists()
     assert not Attendance.objects.filter(session=session).exists()
+
+
+NOT_SAVED = "What you just entered was not saved."
+
+
+def test_a_form_posted_while_the_database_is_down_says_go_back_and_press_again(
+    coordinator_client, club
+):
+    session = SessionFactory(club=club)
+    lost = OperationalError("server closed the connection unexpectedly")
+    with mock.patch("club.models.Session.set_present", side_effect=lost):
+        response = coordinator_client.post(
+            reverse("club:walk_in", args=[session.pk]), {"name": "Pat Visitor"}
+        )
+    assert_friendly_503(response, again="/")
+    page = response.content.decode()
+    assert NOT_SAVED in page
+    assert "Back button: your entries are still there" in page
+    assert "press the same\nbutton again" in page
+
+
+def test_a_page_read_while_the_database_is_down_does_not_speak_of_entries(client, club):
+    with database_down():
+        response = client.get(reverse("home"))
+    assert NOT_SAVED not in response.content.decode()

@@ -88,7 +88,7 @@ class Browser:
         parsed = urllib.parse.urlsplit(live_server.url)
         self.host, self.port = parsed.hostname, parsed.port
 
-    def post(self, path: str, data: dict) -> Answer:
+    def post(self, path: str, data: dict, headers: dict | None = None) -> Answer:
         connection = http.client.HTTPConnection(self.host, self.port, timeout=120)
         try:
             connection.request(
@@ -100,6 +100,7 @@ class Browser:
                     "Cookie": f"{settings.SESSION_COOKIE_NAME}={self.session_cookie}; "
                     f"{settings.CSRF_COOKIE_NAME}={self.csrf}",
                     "X-CSRFToken": self.csrf,
+                    **(headers or {}),
                 },
             )
             response = connection.getresponse()

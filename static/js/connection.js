@@ -1,0 +1,68 @@
+// Every htmx form on the site: when a save gets no answer (the connection dropped) or an
+// error page (503 while the club's computer restarts), say so beside the form, in words.
+// htmx swaps nothing on such an answer, so the entries stay as they were typed and a
+// button keeps showing the state the server last confirmed. Forms carry what they change
+// (a hand number, here/not here), so pressing again never records anything twice.
+(function () {
+  "use strict";
+  var BOX = "connection-lost";
+
+  function form(elt) {
+    if (!elt || !elt.closest) return null;
+    return elt.tagName === "FORM" ? elt : null;
+  }
+
+  // "press “Save hand 4” again", or what the form asks for (data-again), or "the button".
+  function again(event, formEl) {
+    if (formEl.dataset.again) return formEl.dataset.again;
+    var trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    var button = trigger && trigger.submitter;
+    var label = button ? button.textContent.replace(/\s+/g, " ").trim() : "";
+    if (label && label.length <= 40) return "press \u201c" + label + "\u201d again";
+    return "press the button again";
+  }
+
+  function words(event, formEl) {
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    var retry = again(event, formEl);
+    if (event.type === "htmx:sendError" || !status) {
+      return "Not saved: the connection to the club\u2019s computer was lost. " +
+        "Your entries are kept \u2014 " + retry + ".";
+    }
+    if (status === 503) {
+      return "Not saved yet. The scores are safe; the club\u2019s computer is restarting. " +
+        "Your entries are kept \u2014 " + retry.replace(/ again$/, "") + " again in a minute.";
+    }
+    return "Not saved: something went wrong on the club\u2019s computer. " +
+      "Your entries are kept \u2014 " + retry + ". If it happens again, tell the coordinator.";
+  }
+
+  function boxFor(formEl) {
+    var box = formEl.previousElementSibling;
+    return box && box.classList.contains(BOX) ? box : null;
+  }
+
+  function show(event) {
+    var formEl = form(event.detail.elt);
+    if (!formEl) return; // a poll or a live preview: the next one will try again
+    var box = boxFor(formEl);
+    if (!box) {
+      box = document.createElement("p");
+      box.className = BOX + " message message-error lead";
+      box.setAttribute("role", "alert");
+      formEl.insertAdjacentElement("beforebegin", box);
+    }
+    box.textContent = words(event, formEl);
+  }
+
+  function clear(event) {
+    var formEl = form(event.detail.elt);
+    if (!formEl || !event.detail.successful) return;
+    var box = boxFor(formEl);
+    if (box) box.remove();
+  }
+
+  document.addEventListener("htmx:sendError", show);
+  document.addEventListener("htmx:responseError", show);
+  document.addEventListener("htmx:afterRequest", clear);
+})();
