@@ -32,7 +32,7 @@ import string
 import sys
 from pathlib import Path
 
-from locust import FastHttpUser, events, task
+from locust import FastHttpUser, constant, events, task
 from locust.exception import StopUser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +63,7 @@ def _csrf_secret() -> str:
 
 class Member(FastHttpUser):
     abstract = True
-    wait_time = None  # as fast as the server answers
+    wait_time = constant(0)  # as fast as the server answers
 
     def on_start(self):
         logins = self.logins()
@@ -167,7 +167,10 @@ class RecordUser(Member):
         and the page still offers the next hand."""
         self.tally["double_taps"] += 1
         with self.client.post(
-            self.url + path, data=data, name=name + " (double tap)", headers=headers,
+            self.url + path,
+            data=data,
+            name=name + " (double tap)",
+            headers=headers,
             catch_response=True,
         ) as response:
             shown = HAND_FIELD.search(response.text or "")
@@ -220,3 +223,4 @@ for _name, _cls in {
     "record": RecordUser,
 }.items():
     _cls.abstract = _name != SCENARIO
+del _name, _cls  # locust would count the loop variable as a second user class
