@@ -32,10 +32,12 @@ import csv
 import datetime
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -102,13 +104,17 @@ def main() -> int:
 def summary(rows: list[dict], checks: list, skipped: list[str], seconds: float) -> int:
     print("\nResults (latency in ms, as locust measured it: network on loopback included)")
     head = f"  {'database':<11}{'scenario':<34}{'users':>6}{'requests':>9}{'req/s':>8}"
-    print(head + f"{'p50':>7}{'p95':>7}{'p99':>7}{'errors':>7}")
+    print(head + f"{'p50':>7}{'p95':>7}{'p99':>7}{'errors':>7}{'cpu ms':>8}")
     for row in rows:
         print(
             f"  {row['database']:<11}{row['scenario']:<34}{row['users']:>6}{row['requests']:>9}"
             f"{row['rps']:>8.1f}{row['p50']:>7.0f}{row['p95']:>7.0f}{row['p99']:>7.0f}"
-            f"{row['errors']:>7}"
+            f"{row['errors']:>7}{row['cpu_ms']:>8.1f}"
         )
+    print(
+        "  (cpu ms: the server's processor time per request, master and workers; "
+        f"{os.cpu_count()} cores can serve at most {os.cpu_count()} x 1000 / cpu ms a second)"
+    )
     print("\nTargets and checks")
     correct = True
     for row in rows:
@@ -191,9 +197,18 @@ def child(args) -> int:
     rows, checks = [], []
     with gunicorn_on_loopback(env, folder / "gunicorn.log") as server:
         print(f"  serving on {server.url}; load {_load()}", flush=True)
-        rows.append(locust(server.url, folder, "standings", args.users, args.seconds))
-        rows.append(locust(server.url, folder, "table", args.users, args.seconds))
-        rows.append(locust(server.url, folder, "record", RECORDING_TABLES, 600, args.hands))
+        for scenario, users, seconds in (
+            ("standings", args.users, args.seconds),
+            ("table", args.users, args.seconds),
+            ("record", RECORDING_TABLES, 600),
+        ):
+            cpu = server.cpu_seconds()
+            row = locust(server.url, folder, scenario, users, seconds, args.hands)
+            row["cpu_ms"] = (server.cpu_seconds() - cpu) * 1000 / max(row["requests"], 1)
+            print(f"    server processor time {row['cpu_ms']:.1f} ms a request")
+            rows.append(row)
+        tables = json.loads((folder / "record-results.json").read_text())
+        after = verify(setup, tables, server.url)
         server_errors = server.errors()
     checks.append(("no request errors (non-2xx, refusals)", all(r["errors"] == 0 for r in rows)))
     checks.append(
@@ -201,8 +216,7 @@ def child(args) -> int:
     )
     for line in server_errors[:10]:
         print("  server:", line)
-    tables = json.loads((folder / "record-results.json").read_text())
-    checks += verify(setup, tables)
+    checks += after
     Path(args.out).write_text(json.dumps({"rows": rows, "checks": checks}))
     return 0
 
@@ -303,7 +317,21 @@ def locust(url: str, folder: Path, scenario: str, users: int, seconds: int, hand
     return row
 
 
-def verify(setup: dict, tables: list[dict]) -> list[tuple[str, bool]]:
+def shown_tallies(url: str, login: dict, session: int) -> list[int]:
+    """The tallies a table's page shows, as its member's phone gets it."""
+    request = urllib.request.Request(
+        f"{url}/play/{session}/tables/{login['table']}/",
+        headers={"Cookie": f"sessionid={login['cookie']}"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        page = response.read().decode()
+    return [int(tally) for tally in SEAT_TALLY.findall(page)]
+
+
+SEAT_TALLY = re.compile(r'seat-tally"><span class="visually-hidden">Tally </span>(-?\d+)<')
+
+
+def verify(setup: dict, tables: list[dict], url: str) -> list[tuple[str, bool]]:
     """After recording: nothing lost, nothing doubled, tallies consistent at every table."""
     from django.forms.models import model_to_dict
 
@@ -315,6 +343,7 @@ def verify(setup: dict, tables: list[dict]) -> list[tuple[str, bool]]:
     from scoring.standings import rebuild_results
 
     by_table = {row["table"]: row for row in tables}
+    recorders = {login["table"]: login for login in setup["recorders"]}
     matches = list(Match.objects.filter(session_id=setup["session"]).order_by("table_number", "pk"))
     checks = []
     recorded = [by_table.get(m.table_number, {}) for m in matches]
@@ -345,14 +374,25 @@ def verify(setup: dict, tables: list[dict]) -> list[tuple[str, bool]]:
         for hand in hands:
             if hand.voided_at is None:
                 summed = [t + p for t, p in zip(summed, hand.payments, strict=False)]
-        if [seat.tally for seat in board.seats] != summed:
+        stored = [
+            match.starting_tally + row.result
+            for row in MatchResult.objects.filter(match=match).order_by("chair__number")
+        ]
+        page = shown_tallies(url, recorders[match.table_number], setup["session"])
+        if not ([seat.tally for seat in board.seats] == summed == stored == page):
             shown.append(match.table_number)
         if board.state.over != (match.status == Match.Status.FINISHED):
             finished.append(match.table_number)
     checks.append(("no hand lost: live hands = hands saved, at every table", not lost))
     checks.append(("no hand doubled: hands numbered 1..N, double taps saved once", not doubled))
     checks.append(("every undone hand kept, struck through, and no other", not voids))
-    checks.append(("tallies shown (the flow replayed) = payments summed per chair", not shown))
+    checks.append(
+        (
+            "tallies on each table's page = the board (flow replayed) = payments summed "
+            "per chair = stored results",
+            not shown,
+        )
+    )
     checks.append(("a match over by the flow is finished, and only then", not finished))
 
     def stored():
