@@ -106,7 +106,7 @@ class RecordUser(Member):
         _results[self.login["table"]] = self.tally
         page = self.get(self.url, "GET table page")
         self.token = TOKEN_FIELD.search(page.text).group(1)
-        self.hand = int(HAND_FIELD.search(page.text).group(1))
+        self.hand = _form_hand(page.text)
 
     @task
     def record(self):
@@ -158,7 +158,7 @@ class RecordUser(Member):
                 self.resync()
                 return
             self.saved(outcome, undo)
-            still_open = HAND_FIELD.search(response.text) is not None
+            still_open = _form_hand(response.text) is not None
         if not undo and still_open and self.rng.random() < DOUBLE_TAPS:
             self.double_tap(path, data, name, headers)
 
@@ -173,13 +173,16 @@ class RecordUser(Member):
             headers=headers,
             catch_response=True,
         ) as response:
-            shown = HAND_FIELD.search(response.text or "")
+            shown = _form_hand(response.text)
             if response.status_code != 200:
                 response.failure(f"status {response.status_code}")
                 self.tally["failed"] += 1
-            elif shown is None or int(shown.group(1)) != self.hand:
+            elif shown != self.hand:
                 self.tally["mismatch"] += 1
-                response.failure("a double tap moved the hand number on")
+                response.failure(
+                    f"a double tap of hand {data['hand']} left the page at hand {shown}, not "
+                    f"{self.hand}: {_message(response.text)}"
+                )
 
     def saved(self, outcome: dict | None, undo: bool) -> None:
         if undo:
@@ -194,8 +197,8 @@ class RecordUser(Member):
     def resync(self) -> None:
         """After a refusal or an error: the page says which hand is next."""
         page = self.get(self.url, "GET table page")
-        shown = HAND_FIELD.search(page.text or "")
-        if shown is not None and int(shown.group(1)) != self.hand:
+        shown = _form_hand(page.text)
+        if shown is not None and shown != self.hand:
             self.tally["mismatch"] += 1
 
     def done(self):
@@ -203,6 +206,14 @@ class RecordUser(Member):
         if len(_finished) == len(SETUP["recorders"]):
             self.environment.runner.quit()
         raise StopUser()
+
+
+def _form_hand(text: str) -> int | None:
+    """The hand number the page's win form will post (None once the match is over: the
+    page then has no win form, though its undo form also carries a hand number)."""
+    start = (text or "").find('id="win-form"')
+    found = HAND_FIELD.search(text, start) if start >= 0 else None
+    return int(found.group(1)) if found else None
 
 
 def _message(text: str) -> str:
