@@ -33,6 +33,7 @@ import datetime
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -98,7 +99,12 @@ def main() -> int:
         result = json.loads(out.read_text())
         rows += [dict(row, database=label) for row in result["rows"]]
         checks += [(label, name, ok) for name, ok in result["checks"]]
-    return summary(rows, checks, skipped, time.monotonic() - started)
+    status = summary(rows, checks, skipped, time.monotonic() - started)
+    if status == 0:
+        shutil.rmtree(folder)
+    else:
+        print(f"Logs, locust's figures and the SQLite database are in {folder}")
+    return status
 
 
 def summary(rows: list[dict], checks: list, skipped: list[str], seconds: float) -> int:
@@ -180,7 +186,8 @@ def fresh_postgres(url: str) -> str | None:
 
 
 def child(args) -> int:
-    folder = Path(tempfile.mkdtemp(prefix="loadtest-db-"))
+    folder = Path(args.out).with_suffix("")  # logs, locust's figures, the SQLite file
+    folder.mkdir()
     env = serving_env(args.child, STATIC_ROOT=str(folder / "static"))
     os.environ.update(env)
     import django
