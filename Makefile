@@ -45,9 +45,10 @@ bench: install
 	$(BIN)/python bench/standings_bench.py
 
 # Not part of `make test`: about 6 minutes of gunicorn under locust, SQLite then PostgreSQL
-# (LOADTEST_PG_URL; skipped, saying why, when it cannot be reached). See bench/loadtest/run.py.
+# (LOADTEST_PG_URL; skipped, saying why, when it cannot be reached); LOADTEST_ARGS="--seconds 5"
+# passes options. See bench/loadtest/run.py.
 loadtest: $(LOAD_STAMP)
-	$(BIN)/python bench/loadtest/run.py
+	$(BIN)/python bench/loadtest/run.py $(LOADTEST_ARGS)
 
 $(LOAD_STAMP): $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,load]'
