@@ -44,7 +44,7 @@ bench: install
 	$(BIN)/python bench/corrections_bench.py
 	$(BIN)/python bench/standings_bench.py
 
-# Not part of `make test`: about 6 minutes of gunicorn under locust, SQLite then PostgreSQL
+# Not part of `make test`: about 4 minutes of gunicorn under locust, SQLite then PostgreSQL
 # (LOADTEST_PG_URL; skipped, saying why, when it cannot be reached); LOADTEST_ARGS="--seconds 5"
 # passes options. See bench/loadtest/run.py.
 loadtest: $(LOAD_STAMP)
