@@ -14,7 +14,6 @@ queries, the same however much the club has played.
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import random
 import statistics
@@ -27,11 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-SEED = 20261125
-MEMBERS = 100
-SESSIONS = 500
-TABLES = 7
-HANDS_PER_TABLE = 17
+from synthetic_club import SEED, build_club  # noqa: E402
+
 TARGET_P95_MS = 50.0
 TARGET_QUERIES = 10
 
@@ -49,105 +45,6 @@ def setup_django() -> None:
 
     call_command("flush", interactive=False, verbosity=0)
     call_command("migrate", verbosity=0)
-
-
-def payments(
-    rng: random.Random, size: int, winner: int, total: int
-) -> tuple[list[int], int | None]:
-    """Zero-sum payments for a win: self-drawn (everyone pays) or on a discard (one pays)."""
-    pays = [0] * size
-    if rng.random() < 0.5:
-        for chair in range(size):
-            if chair != winner:
-                pays[chair] = -total
-        pays[winner] = total * (size - 1)
-        return pays, None
-    discarder = rng.choice([c for c in range(size) if c != winner])
-    pays[discarder] = -total * 2
-    pays[winner] = total * 2
-    return pays, discarder
-
-
-def build_club(rng: random.Random):
-    from django.contrib.auth import get_user_model
-
-    from club.models import Attendance, Club, Member, Session
-    from games.models import Chair, Match
-    from scoring.models import Hand
-    from scoring.standings import rebuild_results
-
-    club = Club.objects.current()
-    club.season_start = datetime.date(2020, 9, 1)
-    club.save()
-    user = get_user_model().objects.create_user("bench", password="bench-password-123")
-    members = Member.objects.bulk_create(
-        Member(club=club, name=f"Member {n}", table_name=f"Member {n}", email=f"m{n}@example.org")
-        for n in range(MEMBERS)
-    )
-    Member.objects.filter(pk=members[0].pk).update(user=user)
-    today = datetime.date.today()
-    first = today - datetime.timedelta(weeks=SESSIONS - 1)
-    sessions = Session.objects.bulk_create(
-        Session(club=club, date=first + datetime.timedelta(weeks=w), status="closed")
-        for w in range(SESSIONS)
-    )
-    attendance, seatings = [], []
-    for session in sessions:
-        present = [members[0], *rng.sample(members[1:], TABLES * 4 - 1)]
-        rng.shuffle(present)
-        attendance += [Attendance(session=session, member=m) for m in present]
-        seatings.append([present[t * 4 : t * 4 + 4] for t in range(TABLES)])
-    Attendance.objects.bulk_create(attendance, batch_size=2000)
-    matches = Match.objects.bulk_create(
-        (
-            Match(
-                session=session,
-                table_number=t + 1,
-                rules="classical",
-                starting_tally=2000,
-                status="finished",
-                ending="flow",
-            )
-            for session in sessions
-            for t in range(TABLES)
-        ),
-        batch_size=2000,
-    )
-    chairs, hands = [], []
-    tables = [table for seating in seatings for table in seating]
-    for match, table in zip(matches, tables, strict=True):
-        chairs += [Chair(match=match, number=n, member=m) for n, m in enumerate(table)]
-        for number in range(1, HANDS_PER_TABLE + 1):
-            if rng.random() < 0.08:
-                hands.append(Hand(match=match, number=number))
-                continue
-            winner = rng.randrange(4)
-            total = (
-                2000 if rng.random() < 0.004 else rng.choice([10, 20, 40, 60, 80, 120, 160, 320])
-            )
-            pays, discarder = payments(rng, 4, winner, total)
-            hand = Hand(
-                match=match,
-                number=number,
-                winner=winner,
-                total=total,
-                won_by="discard" if discarder is not None else "wall",
-                discarder=discarder,
-            )
-            hand.payments = pays
-            hands.append(hand)
-    Chair.objects.bulk_create(chairs, batch_size=2000)
-    Hand.objects.bulk_create(hands, batch_size=2000)
-    started = time.perf_counter()
-    rebuild_results()
-    rebuilt = time.perf_counter() - started
-    # Table statistics, as a live database has them (autovacuum; SQLite's optimize), so the
-    # planner sees ten years of rows rather than the empty tables it started with.
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
-    return club, user, sessions, members, len(hands), rebuilt
 
 
 def measure(client, url: str, requests: int) -> tuple[float, float, int]:

@@ -14,7 +14,8 @@ PROBE = (
     "db = settings.DATABASES['default'];"
     "print(json.dumps({'debug': settings.DEBUG, 'hosts': settings.ALLOWED_HOSTS,"
     " 'tz': settings.TIME_ZONE, 'engine': db['ENGINE'], 'name': str(db['NAME']),"
-    " 'secret': settings.SECRET_KEY, 'storage': settings.STORAGES['staticfiles']['BACKEND']}))"
+    " 'secret': settings.SECRET_KEY, 'storage': settings.STORAGES['staticfiles']['BACKEND'],"
+    " 'static_root': str(settings.STATIC_ROOT)}))"
 )
 
 
@@ -22,7 +23,8 @@ def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
     clean_env = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "TIME_ZONE"}
+        if k
+        not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "TIME_ZONE", "STATIC_ROOT"}
     }
     clean_env.update(env, DJANGO_SETTINGS_MODULE="config.settings.base")
     return subprocess.run(
@@ -43,6 +45,12 @@ def test_defaults_for_local_development():
     assert values["engine"] == "django.db.backends.sqlite3"
     assert values["name"] == str(ROOT / "db.sqlite3")
     assert values["hosts"] == ["127.0.0.1", "localhost"]
+    assert values["static_root"] == str(ROOT / "staticfiles")
+
+
+def test_static_root_from_the_environment(tmp_path):
+    values = settings_with(DEBUG="true", STATIC_ROOT=str(tmp_path / "static"))
+    assert values["static_root"] == str(tmp_path / "static")
 
 
 def test_values_read_from_the_environment():

@@ -1,6 +1,9 @@
 """Small filters for results pages: signed tallies and tidy figures."""
 
+from functools import lru_cache
+
 from django import template
+from django.urls import get_script_prefix, get_urlconf, reverse
 
 from scoring.charts import signed as _signed
 from scoring.results import ordinal as _ordinal
@@ -38,3 +41,16 @@ def sort_query(season, column, board):
     else:
         direction = "asc" if column in ("rank", "name") else "desc"
     return f"?season={season.key}&sort={column}&dir={direction}"
+
+
+@register.filter
+def member_url(member_id):
+    """A member's results page. The standings list every member on every view, and
+    reversing a URL each time was a sixth of the page's rendering: each is worked out once
+    (per URL configuration and prefix, so a site under a sub-path still gets its own)."""
+    return _member_url(get_urlconf(), get_script_prefix(), member_id)
+
+
+@lru_cache(maxsize=4096)
+def _member_url(urlconf, prefix: str, member_id) -> str:
+    return reverse("scoring:member", args=[member_id], urlconf=urlconf)

@@ -4,10 +4,12 @@ public pages never showing contact details or notes, and a fixed number of queri
 import csv
 import datetime
 import io
+import re
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import set_script_prefix
 
 from club.models import Club, Session
 from tests.factories import MemberFactory
@@ -295,3 +297,17 @@ def test_evening_csv(member_client, small):
     assert (
         rows[1][0] == "1" and rows[1][6].endswith("at table 1") or rows[1][6].endswith("at table 2")
     )
+
+
+def test_the_standings_link_every_member_to_their_page_under_any_prefix(member_client, small):
+    people, _ = small
+    page = member_client.get("/standings/").content.decode()
+    for person in people:
+        assert re.search(rf'href="/standings/members/{person.pk}/\?season=[\d-]+"', page)
+    # A site served under a sub-path links there, though the same member was linked before.
+    set_script_prefix("/club/")  # as the WSGI handler does (the test client does not)
+    try:
+        page = member_client.get("/standings/").content.decode()
+    finally:
+        set_script_prefix("/")
+    assert re.search(rf'href="/club/standings/members/{people[0].pk}/\?season=[\d-]+"', page)
