@@ -15,8 +15,10 @@ rows of one page (one evening, one season's members) come back to Python.
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.db import transaction
 from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum
@@ -496,6 +498,14 @@ class Leaderboard:
     @property
     def rows(self) -> list[LeaderRow]:
         return self.ranked + self.unranked
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A digest of everything the board shows, so its rendering can be kept and reused
+        until any figure, name or order changes: the key is the data itself, never stale.
+        Rendering a hundred rows costs several times what reading them does."""
+        shown = (self.season.key, self.sessions_held, self.sort, self.descending, self.rows)
+        return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
 
 
 def season_results(club: Club, season: Season):

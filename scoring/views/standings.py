@@ -8,6 +8,7 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import get_script_prefix
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
@@ -109,6 +110,9 @@ def _leaderboard_context(request, club):
         "columns": standings.COLUMNS,
         "seasons": seasons,
         "me": _me(request),
+        # Links on the board start with it (a site served under a sub-path): part of the
+        # kept rendering's key.
+        "script_prefix": get_script_prefix(),
     }
 
 

@@ -7,6 +7,8 @@ import io
 import re
 
 import pytest
+from django.core.cache import cache
+from django.core.cache.utils import make_template_fragment_key
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import set_script_prefix
@@ -120,6 +122,32 @@ def test_sorting_swaps_only_the_table_and_the_links_keep_the_choice(member_clien
     assert 'hx-push-url="true"' in html
     full = member_client.get("/standings/?season=2026-01-01&sort=won&dir=desc").content.decode()
     assert "<h1" in full and 'aria-sort="descending"' in full
+
+
+def test_the_board_is_rendered_once_and_again_whenever_anything_it_shows_changes(
+    member_client, small
+):
+    people, sessions = small
+    url = "/standings/?season=2026-01-01"
+    first = member_client.get(url).content.decode()
+    # The rendering is kept under a digest of the figures: plant a marker in it to see
+    # the next view served from it.
+    board = member_client.get(url).context["board"]
+    me = member_client.get(url).context["me"]
+    key = make_template_fragment_key("standings_board", [board.fingerprint, me, "/"])
+    assert people[0].table_name in cache.get(key)
+    cache.set(key, "KEPT BOARD")
+    assert "KEPT BOARD" in member_client.get(url).content.decode()
+    # Another hand changes a total: the board is worked out afresh, with the new figure.
+    seated = people[:4]
+    play(sessions[-1], 9, seated, [win(0, 500, [1500, -500, -500, -500])])
+    fresh = member_client.get(url).content.decode()
+    assert "KEPT BOARD" not in fresh and fresh != first
+    # So does a new name, and another sort order.
+    people[1].table_name = "Renamed Person"
+    people[1].save()
+    assert "Renamed Person" in member_client.get(url).content.decode()
+    assert "KEPT BOARD" not in member_client.get(url + "&sort=name").content.decode()
 
 
 def test_leaderboard_csv(member_client, club, small):
