@@ -16,6 +16,8 @@ from django.contrib.auth.models import Group
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from club.roles import forget_groups, group_names
+
 LOCKED_OUT_MESSAGE = (
     "Too many wrong passwords. Ask your coordinator to unlock your login, "
     "or try again in {minutes} minutes."
@@ -143,16 +145,18 @@ def set_temporary_password(user) -> str:
     user.set_password(password)
     user.save(update_fields=["password"])
     user.groups.add(must_change_group())
+    forget_groups(user)
     unlock(user)
     return password
 
 
 def must_change_password(user) -> bool:
-    return user.is_authenticated and user.groups.filter(name=MUST_CHANGE_GROUP).exists()
+    return MUST_CHANGE_GROUP in group_names(user)
 
 
 def password_changed(user) -> None:
     user.groups.remove(must_change_group())
+    forget_groups(user)
 
 
 class RequirePasswordChangeMiddleware:

@@ -20,12 +20,24 @@ def is_coordinator(user) -> bool:
         return False
     if user.is_superuser:
         return True
-    # Cache per request: templates ask several times.
-    cached = getattr(user, "_is_coordinator", None)
+    return COORDINATORS in group_names(user)
+
+
+def group_names(user) -> frozenset[str]:
+    """The user's groups, read once a request: the role (asked several times by templates)
+    and "must change password" (asked on every page) come from the same query."""
+    if not user.is_authenticated:
+        return frozenset()
+    cached = getattr(user, "_group_names", None)
     if cached is None:
-        cached = user.groups.filter(name=COORDINATORS).exists()
-        user._is_coordinator = cached
+        cached = frozenset(user.groups.values_list("name", flat=True))
+        user._group_names = cached
     return cached
+
+
+def forget_groups(user) -> None:
+    """After changing the user's groups, the next question reads them again."""
+    user.__dict__.pop("_group_names", None)
 
 
 def coordinators_group() -> Group:
@@ -38,7 +50,7 @@ def make_coordinator(user) -> None:
     user.is_staff = True
     user.save(update_fields=["is_staff"])
     user.groups.add(coordinators_group())
-    user.__dict__.pop("_is_coordinator", None)
+    forget_groups(user)
 
 
 def coordinator_required(view):

@@ -1,6 +1,8 @@
 """Roles: coordinators run the club, members look, anonymous users are asked to log in."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from club.roles import is_coordinator
@@ -59,3 +61,11 @@ def test_role_check(club, coordinator):
     assert not is_coordinator(plain)
     plain.is_superuser = True
     assert is_coordinator(plain)
+
+
+def test_a_page_reads_the_users_groups_once(member_client):
+    """The role and "must change password" are both answered from one read of the groups."""
+    with CaptureQueriesContext(connection) as queries:
+        assert member_client.get("/standings/").status_code == 200
+    reads = [q["sql"] for q in queries.captured_queries if '"auth_group"' in q["sql"]]
+    assert len(reads) == 1, reads
