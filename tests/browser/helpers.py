@@ -8,7 +8,6 @@ from playwright.sync_api import expect
 from tests.factories import PASSWORD
 
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
-WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 MIN_TARGET_PX = 44  # WCAG 2.5.5 (AAA) size; we aim above the AA minimum of 24
 
 TARGETS_TOO_SMALL = """() => {
@@ -42,15 +41,14 @@ def log_in(page, base_url: str, username: str, password: str = PASSWORD):
     return page
 
 
-def axe_violations(page, where: str, tags: list[str] | None = None) -> list[str]:
+def axe_violations(page, where: str) -> list[str]:
     """axe-core's violations on the page as it is now, one line each naming `where`.
 
-    `tags` limits the run to rules with those tags (e.g. WCAG_AA); None runs axe's default
-    rule set, best practices included. The page's context needs `bypass_csp=True`: axe
-    is injected inline."""
+    axe's default rule set: WCAG 2.x A and AA and its best practices (landmarks, heading
+    order, ...), every impact down to minor. The page's context needs `bypass_csp=True`:
+    axe is injected inline."""
     page.add_script_tag(path=str(AXE))
-    options = {"runOnly": {"type": "tag", "values": tags}} if tags else {}
-    result = page.evaluate("options => axe.run(document, options)", options)
+    result = page.evaluate("() => axe.run(document)")
     return [
         f"{where}: {v['id']} ({v['impact']}): {v['help']} at "
         + ", ".join(str(node["target"]) for node in v["nodes"][:3])

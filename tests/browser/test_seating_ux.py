@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from club.models import Club, Member, Seat, SeatingPlan, Session
 from club.seating.changes import make_seating
-from tests.browser.helpers import WCAG_AA, axe_violations, log_in, small_targets, tab_to
+from tests.browser.helpers import axe_violations, log_in, small_targets, tab_to
 from tests.club.seating.helpers import played
 from tests.factories import CoordinatorFactory
 
@@ -61,7 +61,7 @@ def expect_answer_in_view(page, text):
 
 
 def axe_problems(page) -> list[str]:
-    return axe_violations(page, page.url, WCAG_AA) + small_targets(page, page.url)
+    return axe_violations(page, page.url) + small_targets(page, page.url)
 
 
 def name_button(page, member):
