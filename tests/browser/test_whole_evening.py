@@ -345,19 +345,23 @@ def coordinator_corrects_a_hand(evening: Evening, page, table_c):
     evening.look(table_c, "table-3-after-correction")
 
 
+def chair_totals(match: Match) -> list[int]:
+    """Each chair's result at a match, from the hands and kong chips that count."""
+    records = list(match.live_hands()) + list(
+        KongChips.objects.filter(match=match, voided_at__isnull=True)
+    )
+    return [sum(r.payments[c.number] for r in records) for c in match.chair_list()]
+
+
 def expected_results(session) -> list[tuple[str, str, int]]:
     """(place, name, result) for everyone who played, from the hands and kong chips that
     count, ranked by the evening's total (equal totals share a place)."""
     totals: dict[int, int] = defaultdict(int)
     names: dict[int, str] = {}
     for match in Match.objects.filter(session=session):
-        chairs = match.chair_list()
-        records = list(match.hands.filter(voided_at__isnull=True)) + list(
-            KongChips.objects.filter(match=match, voided_at__isnull=True)
-        )
-        for chair in chairs:
+        for chair, total in zip(match.chair_list(), chair_totals(match), strict=True):
             names[chair.member_id] = chair.member.table_name
-            totals[chair.member_id] += sum(r.payments[chair.number] for r in records)
+            totals[chair.member_id] += total
     ranked = sorted(totals.items(), key=lambda item: -item[1])
     rows, place, previous = [], 0, None
     for index, (member_id, total) in enumerate(ranked, start=1):
@@ -366,6 +370,15 @@ def expected_results(session) -> list[tuple[str, str, int]]:
         rows.append((ordinal(place), names[member_id], total))
         previous = total
     return rows
+
+
+def expected_winners(match: Match) -> list[str]:
+    """Who ended ahead at a match; nobody when no hand counts or all are level."""
+    totals = chair_totals(match)
+    if not match.live_hands().exists() or min(totals) == max(totals):
+        return []
+    chairs = match.chair_list()
+    return [c.member.table_name for c, t in zip(chairs, totals, strict=True) if t == max(totals)]
 
 
 def coordinator_ends_the_evening(evening: Evening, page):
@@ -390,6 +403,15 @@ def coordinator_ends_the_evening(evening: Evening, page):
         shown.append((place, name.removesuffix(" (you)"), result))
     assert sorted(shown) == sorted((p, n, signed(t)) for p, n, t in expected)
     assert [p for p, _, _ in shown] == [p for p, _, _ in expected]
+    for match in Match.objects.filter(session=evening.session):
+        card = page.locator(f"section:has(#table-{match.pk})")
+        winners = expected_winners(match)
+        if winners:
+            expect(card).to_contain_text(f"Winner: {' and '.join(winners)}.")
+        else:  # only draws, or nobody ahead
+            expect(card).not_to_contain_text("Winner")
+    # Larry sat out the only hand played after he came: no place at that table.
+    expect(page.locator("section.card li", has_text=LATE[1])).to_have_text(f"{LATE[1]} 0")
 
 
 def member_finds_her_place_on_a_phone(evening: Evening, page):
