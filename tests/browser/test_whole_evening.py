@@ -165,7 +165,7 @@ def coordinator_checks_everyone_in(evening: Evening, page):
     counts = page.locator("#checkin-counts")
     for here, (_, table_name) in enumerate(NAMES, start=1):
         row = page.locator("#checkin-list li", has_text=table_name).first
-        row.get_by_role("button", name=re.compile(table_name)).click()
+        row.get_by_role("button", name=re.compile(table_name)).tap()
         expect(row).to_contain_text("✓ Here")
         expect(counts).to_contain_text(f"{here} here")
     page.get_by_label("Name of the walk-in or guest").fill(WALK_IN)
@@ -438,9 +438,8 @@ def member_finds_her_place_on_a_phone(evening: Evening, page):
 def test_a_whole_club_evening(live_server, browser, club_evening, screenshots):
     evening = Evening(live_server.url, club_evening, screenshots)
     # bypass_csp: axe is injected inline.
-    coordinator = log_in(
-        browser.new_context(viewport=TABLET, bypass_csp=True).new_page(), evening.base, "boss"
-    )
+    tablet = browser.new_context(viewport=TABLET, has_touch=True, bypass_csp=True)
+    coordinator = log_in(tablet.new_page(), evening.base, "boss")
     coordinator_checks_everyone_in(evening, coordinator)
     coordinator_seats_the_room_and_starts_play(evening, coordinator)
 
