@@ -38,9 +38,10 @@
     var active = document.activeElement;
     focusedId = active && active.id && list.contains(active) ? active.id : null;
   });
-  document.body.addEventListener("htmx:afterSettle", function () {
+  document.body.addEventListener("htmx:afterSwap", function () {
     var again = focusedId && document.getElementById(focusedId);
     focusedId = null;
-    if (again && document.activeElement !== again) again.focus();
+    var lost = !document.activeElement || document.activeElement === document.body;
+    if (again && lost) again.focus();  // never take it from where they have moved on to
   });
 })();

@@ -114,7 +114,6 @@ def club_evening(transactional_db):
     # arrival, who always sits at table 1.
     club.odd_tables = Club.OddTables.THREE
     club.save()
-    members = []
     for index, (name, table_name) in enumerate(NAMES):
         member = Member.objects.create(club=club, name=name, table_name=table_name)
         number = index + 1
@@ -124,7 +123,6 @@ def club_evening(transactional_db):
         elif table_name.lower() == PHONE_LOGIN:
             member.user = UserFactory(username=PHONE_LOGIN)
         member.save()
-        members.append(member)
     Member.objects.create(club=club, name=LATE[0], table_name=LATE[1], fixed_table=1)
     CoordinatorFactory(username="boss")
     session = Session.objects.create(club=club, date=datetime.date.today(), venue="The Hall")
@@ -188,6 +186,16 @@ def coordinator_seats_the_room_and_starts_play(evening: Evening, page):
         assert Member.objects.get(user__username=username).table_name in names_at(
             evening.session, number
         )
+    # Two people swapped by tapping one name, then the other (nobody with a fixed table).
+    fixed = {m.table_name for m in Member.objects.exclude(fixed_table=None)}
+    one = next(n for n in names_at(evening.session, 2) if n not in fixed)
+    other = next(n for n in names_at(evening.session, 5) if n not in fixed)
+    page.get_by_role("button", name=one, exact=True).tap()
+    expect(page.locator("#answer")).to_contain_text(f"{one} is chosen")
+    page.get_by_role("button", name=other, exact=True).tap()
+    expect(page.locator("#answer")).to_contain_text(f"{one} now sits at table 5")
+    evening.look(page, "seating-swapped")
+    assert one in names_at(evening.session, 5) and other in names_at(evening.session, 2)
     page.get_by_role("button", name="Publish").click()
     expect(page.get_by_role("button", name="Unpublish to change")).to_be_visible()
     evening.look(page, "seating-published")
@@ -515,9 +523,11 @@ def test_check_in_with_the_keyboard_alone(live_server, browser, transactional_db
     tab_to(page, second.locator("button.toggle"))
     page.keyboard.press("Space")
     expect(counts).to_contain_text("2 here")
+    expect(second.locator("button.toggle")).to_be_focused()
     tab_to(page, third.locator("button.toggle"))
     page.keyboard.press("Enter")
     expect(counts).to_contain_text("3 here")
+    expect(third.locator("button.toggle")).to_be_focused()
     tab_to(page, second.locator("button.toggle"), key="Shift+Tab")
     tab_to(page, third.locator("button.toggle"))
     page.keyboard.press("Enter")
