@@ -158,11 +158,16 @@ def in_play(session, number: int) -> Match:
     return Match.objects.get(session=session, table_number=number, status=Match.Status.IN_PLAY)
 
 
+def chair_names(match: Match) -> list[str]:
+    """The players' table names in chair order: chair 0 dealt the first hand (East)."""
+    return [chair.member.table_name for chair in match.chair_list()]
+
+
 def expect_board(page, match: Match):
     """The table page shows the hand, dealer and every tally the database holds."""
     match = Match.objects.get(pk=match.pk)
     state = match.replay()[-1]
-    names = [chair.member.table_name for chair in match.chair_list()]
+    names = chair_names(match)
     expect(page.locator(".board-hand")).to_have_text(f"Hand {state.hand}")
     expect(page.locator(".board-line")).to_contain_text(f"{names[state.dealer]} deals")
     for name, tally in zip(names, match.tallies(), strict=True):
@@ -227,7 +232,7 @@ def coordinator_seats_the_room_and_starts_play(evening: Evening, page):
 def tables_record_side_by_side(evening: Evening, pages: dict[int, object]):
     session = evening.session
     a, b, c, d = (pages[n] for n in (1, 2, 3, 4))
-    names = {n: names_at(session, n) for n in (1, 2, 3, 4)}
+    names = {n: chair_names(in_play(session, n)) for n in (1, 2, 3, 4)}  # East first
     for number, page in pages.items():
         evening.table_page(page, number)
         expect(page.locator(".seat-name", has_text="(you)")).to_have_count(1)
@@ -276,7 +281,7 @@ def tables_record_side_by_side(evening: Evening, pages: dict[int, object]):
     # A again: the new dealer wins on a discard.
     record_quick_win(a, 2, names[1][1], "On a discard", 6, discarder=names[1][2])
 
-    # C: the goulash hand is won; its winner takes the pot as well.
+    # C: the goulash hand is won: its winner takes the pot.
     record_quick_win(c, 2, names[3][3], "Self-drawn from the wall", 5)
     expect(c.locator(".goulash-flag")).to_have_count(0)
     assert in_play(session, 3).live_hands().get(number=2).goulash
@@ -327,7 +332,7 @@ def a_late_arrival_and_an_early_leaver(evening: Evening, coordinator, pages):
     expect(earlier.locator(".hand-line")).to_have_count(first_match.live_hands().count())
     expect_board(a, in_play(session, 1))
     evening.look(a, "table-1-now-five")
-    east = in_play(session, 1).chair_list()[0].member.table_name
+    east = chair_names(in_play(session, 1))[0]
     record_quick_win(a, 1, east, "Self-drawn from the wall", 7)
     expect_board(a, in_play(session, 1))
 
@@ -344,7 +349,7 @@ def a_late_arrival_and_an_early_leaver(evening: Evening, coordinator, pages):
 
 def coordinator_corrects_a_hand(evening: Evening, page, table_c):
     match = in_play(evening.session, 3)
-    names = [chair.member.table_name for chair in match.chair_list()]
+    names = chair_names(match)
     before = match.tallies()
     page.goto(evening.url(f"/scoring/matches/{match.pk}/"))
     evening.look(page, "scoresheet-table-3")
