@@ -38,7 +38,8 @@ PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "whole-evening"
 
 # Eighteen members; the first four have logins and always sit at tables 1 to 4 (the
-# club's "always at table N"), so each recording table has someone who may record there.
+# club's "always at table N"), so each recording table has someone who may record there;
+# Edna has a login to look on her phone. Larry (not among them) arrives late.
 NAMES = [
     ("Ann Archer", "Ann"),
     ("Bill Brown", "Bill"),
