@@ -356,8 +356,9 @@ class EveningTable:
 
     @property
     def winners(self) -> list[Member]:
+        """Who ended ahead; nobody when everyone ended level (e.g. only draws played)."""
         results = [result.result for _, result in self.players if result]
-        if not results or not self.hands:
+        if not results or not self.hands or min(results) == max(results):
             return []
         top = max(results)
         return [chair.member for chair, result in self.players if result and result.result == top]

@@ -293,7 +293,7 @@ def seat_late_arrival(session: Session, member: Member, choice: str = "") -> Out
         raise SeatingError(f"{member} already has a seat.")
     plan.session.check_in(member)
     result = planner.add_late_arrival(
-        saved_seating(plan), as_player(member), _rng(plan, "late", member.pk)
+        saved_seating(plan, arriving=member), as_player(member), _rng(plan, "late", member.pk)
     )
     if result.table is not None:
         _save_tables(plan, result.seating)

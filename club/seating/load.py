@@ -118,10 +118,15 @@ def saved_tables(plan: SeatingPlan) -> list[SavedTable]:
 
 
 def saved_seating(
-    plan: SeatingPlan, history: list | None = None, tables: list[SavedTable] | None = None
+    plan: SeatingPlan,
+    history: list | None = None,
+    tables: list[SavedTable] | None = None,
+    arriving: Member | None = None,
 ) -> planner.Seating:
     """The saved plan as the planner's `Seating` (to adjust it or measure its quality).
-    `history` and `tables`, when the caller has read them already, save the queries."""
+    `history` and `tables`, when the caller has read them already, save the queries.
+    `arriving`, someone about to be seated, brings their fixed table and "never seat with"
+    pairs into the rules: the seated members' own rules cannot mention them."""
     tables = saved_tables(plan) if tables is None else tables
     members = [seat.member for t in tables for seat in t.seats]
     session = plan.session
@@ -129,7 +134,7 @@ def saved_seating(
         [t.as_planner_table() for t in tables],
         [as_player(m) for m in members],
         season_history(session) if history is None else history,
-        seating_rules(session, members),
+        seating_rules(session, members + ([arriving] if arriving else [])),
         locked=[t.row.number for t in tables if t.row.locked],
     )
 

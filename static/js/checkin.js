@@ -29,4 +29,19 @@
   }
   document.body.addEventListener("htmx:afterSwap", apply);
   apply();
+
+  // Tapping a name or a Paid tick replaces its row, and its button is disabled while the
+  // request runs, so the focus would drop to the top of the page. Give it back to the
+  // same button (found by id) so someone using the keyboard keeps their place.
+  var focusedId = null;
+  document.body.addEventListener("htmx:beforeRequest", function () {
+    var active = document.activeElement;
+    focusedId = active && active.id && list.contains(active) ? active.id : null;
+  });
+  document.body.addEventListener("htmx:afterSwap", function () {
+    var again = focusedId && document.getElementById(focusedId);
+    focusedId = null;
+    var lost = !document.activeElement || document.activeElement === document.body;
+    if (again && lost) again.focus();  // never take it from where they have moved on to
+  });
 })();

@@ -1,8 +1,33 @@
-"""What many browser tests do: log in through the real login form."""
+"""What many browser tests do: log in through the real login form, run axe-core on a page,
+move the focus with the Tab key, record a win by quick entry at a table."""
+
+from pathlib import Path
 
 from playwright.sync_api import expect
 
 from tests.factories import PASSWORD
+
+AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
+MIN_TARGET_PX = 44  # WCAG 2.5.5 (AAA) size; we aim above the AA minimum of 24
+
+TARGETS_TOO_SMALL = """() => {
+  const small = [];
+  const controls = document.querySelectorAll(
+    'button, select, summary, .button, nav a, input:not([type=hidden]):not([type=checkbox]):not([type=radio])'
+  );
+  for (const el of controls) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;  // not shown
+    if (box.height < MIN || box.width < MIN) small.push(`${el.outerHTML.slice(0, 80)} ${box.width}x${box.height}`);
+  }
+  // Checkboxes and radios are tapped through their label.
+  for (const el of document.querySelectorAll('input[type=checkbox], input[type=radio]')) {
+    const label = el.closest('label');
+    const box = (label || el).getBoundingClientRect();
+    if (box.height && box.height < MIN) small.push(`label of ${el.name} ${box.height}`);
+  }
+  return small;
+}""".replace("MIN", str(MIN_TARGET_PX))
 
 
 def log_in(page, base_url: str, username: str, password: str = PASSWORD):
@@ -15,3 +40,54 @@ def log_in(page, base_url: str, username: str, password: str = PASSWORD):
     page.get_by_role("button", name="Log in").click()
     expect(page.locator(".site-footer")).to_contain_text(f"Logged in as {username}")
     return page
+
+
+def axe_violations(page, where: str) -> list[str]:
+    """axe-core's violations on the page as it is now, one line each naming `where`.
+
+    axe's default rule set: WCAG 2.x A and AA and its best practices (landmarks, heading
+    order, ...), every impact down to minor. The page's context needs `bypass_csp=True`:
+    axe is injected inline."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("() => axe.run(document)")
+    return [
+        f"{where}: {v['id']} ({v['impact']}): {v['help']} at "
+        + ", ".join(str(node["target"]) for node in v["nodes"][:3])
+        for v in result["violations"]
+    ]
+
+
+def small_targets(page, where: str) -> list[str]:
+    return [f"{where}: tap target too small: {item}" for item in page.evaluate(TARGETS_TOO_SMALL)]
+
+
+def is_focused(locator) -> bool:
+    return locator.evaluate("el => el === document.activeElement")
+
+
+def tab_to(page, locator, limit: int = 120, key: str = "Tab"):
+    """Press Tab (or `key`, e.g. "Shift+Tab") until `locator` has the focus, as someone
+    without a mouse would. Fails when it is never reached."""
+    for _ in range(limit):
+        if is_focused(locator):
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"{key} never reached {locator}")
+
+
+def focus_by_tab(page, element_id: str, limit: int = 120):
+    """Press Tab until the element with `element_id` has the focus."""
+    tab_to(page, page.locator(f"#{element_id}"), limit)
+
+
+def record_quick_win(page, hand: int, winner: str, how: str, total: int, discarder=None):
+    """Record a win by quick entry on a table page and wait for the next hand's board."""
+    form = page.locator("#win-form")
+    form.get_by_role("group", name="Who won?").get_by_label(winner, exact=False).check()
+    form.get_by_label(how).check()
+    if discarder:
+        form.get_by_role("group", name="Who discarded").get_by_label(discarder, exact=False).check()
+    form.get_by_label("Total the table agreed (points)").fill(str(total))
+    expect(page.locator("#preview")).to_contain_text("receives")
+    form.get_by_role("button", name=f"Save hand {hand}").click()
+    expect(page.locator(".board-hand")).to_have_text(f"Hand {hand + 1}")

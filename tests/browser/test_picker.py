@@ -9,7 +9,7 @@ from club.roles import make_coordinator
 from games.start import start_play
 from scoring.engine import score
 from scoring.models import Hand
-from tests.browser.helpers import log_in
+from tests.browser.helpers import focus_by_tab, log_in
 from tests.factories import MemberFactory, UserFactory
 from tests.games.helpers import seated_members, seated_session
 
@@ -93,15 +93,6 @@ def test_tap_out_a_full_hand_on_a_tablet_and_see_its_score_before_saving(
     hand = Hand.objects.get()
     assert hand.entry == "full" and hand.payments[:4] == [0, 272, 0, -272]
     assert not [e for e in errors if "Content Security Policy" in e]
-
-
-def focus_by_tab(page, element_id, limit=120):
-    """Press Tab until the element with `element_id` has the focus."""
-    for _ in range(limit):
-        if page.evaluate("document.activeElement && document.activeElement.id") == element_id:
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached #{element_id}")
 
 
 def test_the_picker_works_with_the_keyboard_alone(live_server, browser, transactional_db):

@@ -3,15 +3,13 @@ coordinator is looking, choices read in plain words, swaps by tapping names, the
 prints large. Each test checks what the user sees."""
 
 import datetime
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from club.models import Club, Member, Seat, SeatingPlan, Session
 from club.seating.changes import make_seating
-from tests.browser.helpers import log_in
-from tests.browser.test_accessibility import AXE, TARGETS_TOO_SMALL, WCAG_AA
+from tests.browser.helpers import axe_violations, log_in, small_targets, tab_to
 from tests.club.seating.helpers import played
 from tests.factories import CoordinatorFactory
 
@@ -63,12 +61,7 @@ def expect_answer_in_view(page, text):
 
 
 def axe_problems(page) -> list[str]:
-    page.add_script_tag(path=str(Path(AXE)))
-    result = page.evaluate(
-        "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", WCAG_AA
-    )
-    found = [f"{v['id']}: {v['help']}" for v in result["violations"]]
-    return found + page.evaluate(TARGETS_TOO_SMALL)
+    return axe_violations(page, page.url) + small_targets(page, page.url)
 
 
 def name_button(page, member):
@@ -109,11 +102,11 @@ def test_tapping_works_from_the_keyboard(live_server, browser, club, coordinator
     page = open_manage(browser, live_server, session, PHONE)
     first, second = at(session, 1), at(session, 2)
 
-    name_button(page, first).focus()
+    tab_to(page, name_button(page, first))  # the keyboard alone: no click, no focus()
     page.keyboard.press("Enter")
     expect_answer_in_view(page, f"{first.table_name} is chosen")
     assert axe_problems(page) == []  # the chosen state too
-    name_button(page, second).focus()
+    tab_to(page, name_button(page, second))
     page.keyboard.press("Space")
 
     expect_answer_in_view(page, f"{first.table_name} now sits at table 2")

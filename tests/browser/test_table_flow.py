@@ -8,7 +8,7 @@ from club.models import Club
 from club.roles import make_coordinator
 from games.models import Match
 from scoring.engine.rulesets.base import RuleSet
-from tests.browser.helpers import log_in
+from tests.browser.helpers import log_in, record_quick_win
 from tests.factories import UserFactory
 from tests.games.helpers import seated_members, seated_session
 
@@ -32,18 +32,6 @@ def expect_board(page, hand, dealer, winds, tallies):
         expect(card(page, name).locator(".seat-tally")).to_have_text(f"Tally {tally}")
 
 
-def record_win(page, hand, winner, how, total, discarder=None):
-    form = page.locator("#win-form")
-    form.get_by_role("group", name="Who won?").get_by_label(winner, exact=False).check()
-    form.get_by_label(how).check()
-    if discarder:
-        form.get_by_role("group", name="Who discarded").get_by_label(discarder, exact=False).check()
-    form.get_by_label("Total the table agreed (points)").fill(str(total))
-    expect(page.locator("#preview")).to_contain_text("receives")
-    form.get_by_role("button", name=f"Save hand {hand}").click()
-    expect(page.locator(".board-hand")).to_have_text(f"Hand {hand + 1}")
-
-
 def test_a_u3a_evening_at_one_table(live_server, browser, transactional_db):
     club = Club.objects.current()
     club.rule_set = "u3a"
@@ -65,12 +53,12 @@ def test_a_u3a_evening_at_one_table(live_server, browser, transactional_db):
     expect_board(page, 1, "Ann", ["East", "South", "West", "North"], [0, 0, 0, 0])
 
     # Betty draws her own winning tile: everyone pays her; Ann loses the deal.
-    record_win(page, 1, "Betty", "Self-drawn from the wall", 10)
+    record_quick_win(page, 1, "Betty", "Self-drawn from the wall", 10)
     expect(page.get_by_text("Hand 1 saved: Betty won self-drawn")).to_be_visible()
     expect_board(page, 2, "Betty", ["North", "East", "South", "West"], [-10, 30, -10, -10])
 
     # Betty, the dealer, wins on Carol's discard: only Carol pays, Betty keeps the deal.
-    record_win(page, 2, "Betty", "On a discard", 8, discarder="Carol")
+    record_quick_win(page, 2, "Betty", "On a discard", 8, discarder="Carol")
     expect_board(page, 3, "Betty", ["North", "East", "South", "West"], [-10, 38, -18, -10])
 
     # The wall runs out: same dealer, and the next hand is a goulash hand.
@@ -79,7 +67,7 @@ def test_a_u3a_evening_at_one_table(live_server, browser, transactional_db):
     expect_board(page, 4, "Betty", ["North", "East", "South", "West"], [-10, 38, -18, -10])
 
     # Dot wins the goulash: she takes the pot, and the deal passes to Carol.
-    record_win(page, 4, "Dot", "Self-drawn from the wall", 6)
+    record_quick_win(page, 4, "Dot", "Self-drawn from the wall", 6)
     expect(page.locator(".goulash-flag")).to_have_count(0)
     expect_board(page, 5, "Carol", ["West", "North", "East", "South"], [-15, 33, -23, 5])
 

@@ -167,6 +167,16 @@ def test_the_evening_adds_up_two_matches_and_is_provisional(season):
     assert not standings.evening_results(s1, club).provisional
 
 
+def test_a_table_where_everyone_ended_level_has_no_winner(club):
+    people = [MemberFactory(club=club) for _ in range(4)]
+    session = session_on(club, datetime.date(2026, 2, 4), members=people)
+    play(session, 1, people[:3], [draw(3)], rules="u3a")
+    play(session, 2, people, [win(0, 8, [24, -8, -8, -8])], rules="u3a")
+    evening = standings.evening_results(session, club)
+    assert [t.hands for t in evening.tables] == [1, 1]
+    assert [[w.pk for w in t.winners] for t in evening.tables] == [[], [people[0].pk]]
+
+
 def test_the_table_of_five_counts_who_sat_out(season):
     club, m, (s1, s2, s3) = season
     rows = {

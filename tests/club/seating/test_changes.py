@@ -200,6 +200,21 @@ def test_a_late_arrival_changes_one_table_only(club):
     assert Attendance.objects.get(session=session, member=late).left_at is None
 
 
+def test_a_late_arrival_keeps_their_fixed_table_and_never_seat_with(club):
+    session = session_with(club, members(club, 12), date=DAY)  # three tables of four
+    published(session)
+    # With nothing else to choose by, a late arrival would join table 1.
+    fixed = MemberFactory(club=club, fixed_table=3)
+    assert seat_late_arrival(session, fixed).changed
+    assert table_of(session, fixed) == 3
+    choosy = MemberFactory(club=club)
+    for seat in Seat.objects.filter(plan__session=session, table__number=1):
+        KeepApart.objects.create(club=club, member_a=choosy, member_b=seat.member)
+
+    assert seat_late_arrival(session, choosy).changed
+    assert table_of(session, choosy) == 2
+
+
 def test_a_late_arrival_with_no_room_is_explained_and_nothing_moves(club):
     session = session_with(club, members(club, 10), date=DAY)  # two tables of five
     published(session)
