@@ -280,18 +280,9 @@ class Season:
         return Session.objects.filter(club=club, date__gte=self.start, date__lt=self.end)
 
 
-def seasons(club: Club, today: datetime.date, held_in: Season | None = None) -> list[Season]:
-    """Every season with a session, latest first, and always this season. With `held_in`,
-    the same query counts the sessions played in that season (`held_in.held`)."""
-    counts = {}
-    if held_in is not None:
-        in_season = Q(date__gte=held_in.start, date__lt=held_in.end, matches__isnull=False)
-        counts["held"] = Count("pk", filter=in_season, distinct=True)
-    span = Session.objects.filter(club=club).aggregate(
-        first=Min("date"), last=Max("date"), **counts
-    )
-    if held_in is not None:
-        held_in.held = span["held"]
+def seasons(club: Club, today: datetime.date) -> list[Season]:
+    """Every season with a session, latest first, and always this season."""
+    span = Session.objects.filter(club=club).aggregate(first=Min("date"), last=Max("date"))
     return seasons_between(club, span["first"], span["last"], today)
 
 
@@ -306,22 +297,28 @@ def seasons_between(club: Club, first, last, today: datetime.date) -> list[Seaso
     return found[::-1]
 
 
-def with_season_span(members, season: Season):
-    """Members annotated with the club's first and last session dates and the sessions
-    played in `season` (`first_date`, `last_date`, `held`), for the season picker in the
-    same query as the member."""
-    sessions = Session.objects.filter(club=OuterRef("club")).order_by()
+def span_of_sessions(club, season: Season) -> dict:
+    """Annotations: the club's first and last session dates and the sessions played in
+    `season` (`first_date`, `last_date`, `held`), as subqueries, so a page reads them in
+    the same statement as its rows. `club` is a Club, or OuterRef("club") for members."""
+    sessions = Session.objects.filter(club=club).order_by()
     held = (
         sessions.filter(date__gte=season.start, date__lt=season.end, matches__isnull=False)
         .values("club")
         .annotate(n=Count("pk", distinct=True))
         .values("n")
     )
-    return members.annotate(
-        first_date=Subquery(sessions.order_by("date").values("date")[:1]),
-        last_date=Subquery(sessions.order_by("-date").values("date")[:1]),
-        held=Subquery(held),
-    )
+    return {
+        "first_date": Subquery(sessions.order_by("date").values("date")[:1]),
+        "last_date": Subquery(sessions.order_by("-date").values("date")[:1]),
+        "held": Subquery(held),
+    }
+
+
+def with_season_span(members, season: Season):
+    """Members annotated with the club's span of sessions (see `span_of_sessions`), for
+    the season picker in the same query as the member."""
+    return members.annotate(**span_of_sessions(OuterRef("club"), season))
 
 
 def season_from_key(club: Club, key: str | None, today: datetime.date) -> Season:
@@ -495,6 +492,9 @@ class Leaderboard:
     unranked: list[LeaderRow]
     sort: str
     descending: bool
+    # The club's first and last session dates, read with the rows for the season picker;
+    # None when the season has no results (the picker then asks on its own).
+    span: tuple[datetime.date, datetime.date] | None = None
 
     @property
     def rows(self) -> list[LeaderRow]:
@@ -539,11 +539,12 @@ def leaderboard(
     club: Club, season: Season, sort: str = "rank", descending: bool | None = None
 ) -> Leaderboard:
     """The season's standings: ranked by the club's chosen figure among those who played
-    the minimum number of sessions, then the others. One query once `seasons()` has
-    counted the sessions held (`season.held`), two otherwise."""
-    held = season.held
-    if held is None:
-        held = season.sessions(club).filter(matches__isnull=False).distinct().count()
+    the minimum number of sessions, then the others. One query: the sessions held and the
+    club's span of sessions (`span`, for the season picker) come with the rows."""
+    results = list(season_results(club, season).annotate(**span_of_sessions(club, season)))
+    # No result rows means no match was played in the season: no session was held.
+    held = results[0]["held"] if results else 0
+    span = (results[0]["first_date"], results[0]["last_date"]) if results else None
     rows = [
         LeaderRow(
             member_id=r["member_id"],
@@ -556,7 +557,7 @@ def leaderboard(
             best_total=r["best"],
             user_id=r["member__user_id"],
         )
-        for r in season_results(club, season)
+        for r in results
     ]
     ranking = _RANKING_KEYS[club.standings_ranking]
     rows.sort(key=lambda row: row.name.lower())
@@ -575,7 +576,7 @@ def leaderboard(
         key = _SORT_KEYS[sort]
         ranked.sort(key=key, reverse=descending)
         unranked.sort(key=key, reverse=descending)
-    return Leaderboard(season, held, ranked, unranked, sort, descending)
+    return Leaderboard(season, held, ranked, unranked, sort, descending, span)
 
 
 # --- member page ---------------------------------------------------------------------------

@@ -98,12 +98,16 @@ def evening_csv(request, club, pk):
 
 def _leaderboard_context(request, club):
     season = _season(request, club)
-    seasons = standings.seasons(club, timezone.localdate(), held_in=season)
     sort = request.GET.get("sort", "rank")
     direction = request.GET.get("dir")
     board = standings.leaderboard(
         club, season, sort, None if direction not in ("asc", "desc") else direction == "desc"
     )
+    today = timezone.localdate()
+    if board.span:
+        seasons = standings.seasons_between(club, *board.span, today)
+    else:
+        seasons = standings.seasons(club, today)
     return {
         "club": club,
         "board": board,

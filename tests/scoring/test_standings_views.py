@@ -237,6 +237,16 @@ def test_query_counts_stay_the_same_when_members_and_hands_double(member_client,
     after = [queries_for(member_client, url) for url in pages(more_people, more_sessions)]
     assert after == before
     assert max(before) <= 10, before
+    # The season's standings: the session, the login, its groups, the club, then the rows
+    # with the season picker's span in the same statement.
+    assert before[0] == 5, before
+
+
+def test_the_season_picker_without_results_this_season(member_client, club):
+    build(club, start=datetime.date(2025, 1, 6))  # results only in an earlier season
+    page = member_client.get("/standings/?season=2026-01-01").content.decode()
+    assert "No results yet this season." in page
+    assert 'value="2025-01-01"' in page and 'value="2026-01-01"' in page
 
 
 def test_the_club_settings_save_the_standings_choices(coordinator_client, club):
