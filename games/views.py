@@ -87,11 +87,11 @@ def _page(request, match, *, status_notice="", win_form=None, kong_form=None, **
     return render(request, TEMPLATE, context)
 
 
-def _saved(request, match, notice: str):
+def _saved(request, match, notice: str, **extra):
     """After a write: htmx gets the updated table in place, a plain form a redirect."""
     match.refresh_from_db()
     if request.htmx:
-        return _page(request, match, status_notice=notice)
+        return _page(request, match, status_notice=notice, **extra)
     messages.success(request, notice)
     return redirect("games:table", match.session_id, match.table_number)
 
@@ -291,7 +291,8 @@ def record_kong(request, match):
             form.add_error(None, str(error))
         return _page(request, match, kong_form=form, open_kong=True)
     name = board.names[data["chair"]]
-    return _saved(request, match, f"Kong chips saved for {name}.")
+    # The kong card stays open, showing the chips just saved with their "Take back".
+    return _saved(request, match, f"Kong chips saved for {name}.", open_kong=True)
 
 
 @table_view(write=True)

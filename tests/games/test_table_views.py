@@ -223,8 +223,12 @@ def test_kong_chips_are_not_offered_under_other_rules(coordinator_client, club):
 
 def test_kong_chips_saved_by_mistake_are_taken_back_and_kept_marked(client, evening):
     member = login_as_seated(client, evening, 1)
-    client.post(url("kong", evening), {"hand": "1", "chair": "1", "kind": "concealed"}, **HTMX)
+    saved = client.post(
+        url("kong", evening), {"hand": "1", "chair": "1", "kind": "concealed"}, **HTMX
+    ).content.decode()
     kong = KongChips.objects.get()
+    # The card stays open after saving, with the chips and their "Take back" in view.
+    assert '<details class="card" open>' in saved and "Take back" in saved
     page = client.get(url("table", evening)).content.decode()
     assert "1 saved this hand" in page and f'name="kong" value="{kong.pk}"' in page
     response = client.post(url("take_back_kong", evening), {"kong": kong.pk}, **HTMX)
