@@ -15,7 +15,6 @@ from django.core import signing
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
@@ -24,6 +23,7 @@ from club.forms import MemberForm
 from club.member_import import MAX_ROWS, Unreadable, decode, read
 from club.models import Member
 from tests.factories import CoordinatorFactory, MemberFactory
+from tests.threads import at_once, failures
 
 pytestmark = pytest.mark.django_db
 
@@ -637,27 +637,14 @@ def test_the_same_import_posted_twice_at_once_adds_the_members_once(club, monkey
     first = Client()
     first.force_login(coordinator)
     signed = signed_batch(preview(first).content.decode())
-    taps = 2
-    barrier = threading.Barrier(taps, timeout=30)
-    responses, errors = [], []
 
     def tap():
         client = Client(raise_request_exception=True)
         client.force_login(coordinator)
-        try:
-            barrier.wait()
-            responses.append(client.post(CONFIRM, {"batch": signed}))
-        except Exception as error:  # noqa: BLE001 - any exception fails the test below
-            errors.append(error)
-        finally:
-            connection.close()
+        return client.post(CONFIRM, {"batch": signed})
 
-    threads = [threading.Thread(target=tap) for _ in range(taps)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    responses = at_once([tap] * 2, timeout=30)
+    assert not failures(responses), responses
     assert checks == [0, 0, 3]  # the loser's insert failed, and it found the winner's members
     assert [r.status_code for r in responses] == [302, 302]
     assert {r["Location"] for r in responses} == {reverse("club:member_list")}

@@ -2,16 +2,15 @@
 
 import datetime
 import re
-import threading
 
 import pytest
 import time_machine
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from club.models import Club, Session
 from tests.factories import CoordinatorFactory, MemberFactory, SessionFactory
+from tests.threads import at_once, failures
 
 THURSDAY = datetime.date(2026, 3, 5)
 
@@ -254,27 +253,14 @@ def test_next_week_twenty_taps_at_once_make_exactly_one_session():
     lister = Client()
     lister.force_login(coordinator)
     data = _next_week_form_data(lister.get(reverse("club:session_list")).content.decode())
-    taps = 20
-    barrier = threading.Barrier(taps, timeout=30)
-    responses, errors = [], []
 
     def tap():
         client = Client(raise_request_exception=True)
         client.force_login(coordinator)
-        try:
-            barrier.wait()
-            responses.append(client.post(reverse("club:session_next"), data))
-        except Exception as error:  # noqa: BLE001 - any exception fails the test below
-            errors.append(error)
-        finally:
-            connection.close()
+        return client.post(reverse("club:session_next"), data)
 
-    threads = [threading.Thread(target=tap) for _ in range(taps)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    responses = at_once([tap] * 20)
+    assert not failures(responses), responses
     new = Session.objects.exclude(date=datetime.date(2026, 2, 5)).get()
     assert new.date == datetime.date(2026, 3, 5)
     assert {r["Location"] for r in responses} == {reverse("club:session_detail", args=[new.pk])}

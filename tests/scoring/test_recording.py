@@ -1,9 +1,7 @@
 """Recording hands: draws and goulash, undo, stale and doubled forms, database guards."""
 
-import threading
-
 import pytest
-from django.db import IntegrityError, close_old_connections, transaction
+from django.db import IntegrityError, transaction
 
 from games.models import Match
 from games.start import start_play
@@ -17,6 +15,7 @@ from scoring.recording import (
     undo_last_hand,
 )
 from tests.games.helpers import seated_session
+from tests.threads import at_once, failures
 
 pytestmark = pytest.mark.django_db
 
@@ -108,25 +107,9 @@ def test_the_database_refuses_impossible_outcomes(u3a_match, fields):
 
 def ten_taps_at_once(write) -> list[str]:
     """`write` from ten threads released together: "done" or "already" for each."""
-    barrier = threading.Barrier(10)
-    outcomes: list[str] = []
-
-    def tap():
-        try:
-            barrier.wait()
-            write()
-            outcomes.append("done")
-        except AlreadyRecorded:
-            outcomes.append("already")
-        finally:
-            close_old_connections()
-
-    threads = [threading.Thread(target=tap) for _ in range(10)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return sorted(outcomes)
+    results = at_once([write] * 10)
+    assert not [r for r in failures(results) if not isinstance(r, AlreadyRecorded)], results
+    return sorted("already" if isinstance(r, AlreadyRecorded) else "done" for r in results)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -154,22 +137,6 @@ def test_different_tables_record_at_once(club):
     club.rule_set = "u3a"
     club.save()
     matches = start_play(seated_session(club, sizes=(4,) * 8))
-    barrier = threading.Barrier(len(matches))
-    errors: list[Exception] = []
-
-    def record(match):
-        try:
-            barrier.wait()
-            record_draw(match, 1)
-        except Exception as error:  # noqa: BLE001 - the test reports any failure
-            errors.append(error)
-        finally:
-            close_old_connections()
-
-    threads = [threading.Thread(target=record, args=(m,)) for m in matches]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    results = at_once([lambda m=m: record_draw(m, 1) for m in matches])
+    assert not failures(results), results
     assert Hand.objects.count() == len(matches)
