@@ -15,7 +15,7 @@ from games.start import start_play
 from scoring.models import Hand
 from tests.browser.helpers import log_in
 from tests.factories import MemberFactory, SessionFactory, UserFactory
-from tests.games.helpers import seated_members, seated_session
+from tests.games.helpers import one_named_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TABLET = {"width": 1024, "height": 768}
@@ -26,13 +26,7 @@ RESTARTING = "the club’s computer is restarting"
 
 @pytest.fixture
 def table_page(live_server, browser):
-    club = Club.objects.current()
-    club.rule_set = "u3a"
-    club.save()
-    session = seated_session(club)
-    for member, name in zip(seated_members(session, 1), NAMES, strict=True):
-        member.table_name = name
-        member.save()
+    session = one_named_table("u3a", NAMES)
     start_play(session)
     make_coordinator(UserFactory(username="boss"))
     page = log_in(browser.new_page(viewport=TABLET), live_server.url, "boss")

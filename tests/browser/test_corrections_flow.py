@@ -3,14 +3,13 @@
 import pytest
 from playwright.sync_api import expect
 
-from club.models import Club, Session
 from club.roles import make_coordinator
 from games.models import Match
 from games.start import start_play
 from scoring.recording import Win, record_draw, record_win
 from tests.browser.helpers import log_in
 from tests.factories import UserFactory
-from tests.games.helpers import seated_members, seated_session
+from tests.games.helpers import one_named_table
 
 TABLET = {"width": 1024, "height": 768}
 NAMES = ["Ann", "Betty", "Carol", "Dot"]
@@ -18,13 +17,7 @@ NAMES = ["Ann", "Betty", "Carol", "Dot"]
 
 @pytest.fixture
 def u3a_table(transactional_db):
-    club = Club.objects.current()
-    club.rule_set = "u3a"
-    club.save()
-    session = seated_session(club, status=Session.Status.PLANNED)
-    for member, name in zip(seated_members(session, 1), NAMES, strict=True):
-        member.table_name = name
-        member.save()
+    session = one_named_table("u3a", NAMES)
     (match,) = start_play(session)
     boss = UserFactory(username="boss")
     make_coordinator(boss)

@@ -4,14 +4,13 @@ seeing its itemised score before saving it, and building a hand with the keyboar
 import pytest
 from playwright.sync_api import expect
 
-from club.models import Club
 from club.roles import make_coordinator
 from games.start import start_play
 from scoring.engine import score
 from scoring.models import Hand
 from tests.browser.helpers import focus_by_tab, log_in
 from tests.factories import MemberFactory, UserFactory
-from tests.games.helpers import seated_members, seated_session
+from tests.games.helpers import one_named_table
 
 TABLET = {"width": 1024, "height": 768}
 NAMES = ["Ann", "Betty", "Carol", "Dot"]
@@ -35,13 +34,7 @@ def tap(page, label, times=1):
 
 @pytest.fixture
 def table(transactional_db):
-    club = Club.objects.current()
-    club.rule_set = "classical"
-    club.save()
-    session = seated_session(club)
-    for member, name in zip(seated_members(session, 1), NAMES, strict=True):
-        member.table_name = name
-        member.save()
+    session = one_named_table("classical", NAMES)
     start_play(session)
     boss = UserFactory(username="boss")
     make_coordinator(boss)

@@ -4,13 +4,12 @@ goulash hand under U3A house rules, undo, and watch the deal, winds and tallies 
 import pytest
 from playwright.sync_api import expect
 
-from club.models import Club
 from club.roles import make_coordinator
 from games.models import Match
 from scoring.engine.rulesets.base import RuleSet
 from tests.browser.helpers import log_in, record_quick_win
 from tests.factories import UserFactory
-from tests.games.helpers import seated_members, seated_session
+from tests.games.helpers import one_named_table
 
 # Wins need the engine's quick-entry payments (RuleSet.check_total / payments).
 pytestmark = pytest.mark.skipif(
@@ -33,13 +32,7 @@ def expect_board(page, hand, dealer, winds, tallies):
 
 
 def test_a_u3a_evening_at_one_table(live_server, browser, transactional_db):
-    club = Club.objects.current()
-    club.rule_set = "u3a"
-    club.save()
-    session = seated_session(club)
-    for member, name in zip(seated_members(session, 1), NAMES, strict=True):
-        member.table_name = name
-        member.save()
+    session = one_named_table("u3a", NAMES)
     boss = UserFactory(username="boss")
     make_coordinator(boss)
 

@@ -2,7 +2,7 @@
 
 import datetime
 
-from club.models import Attendance, Seat, SeatingPlan, SeatingTable, Session
+from club.models import Attendance, Club, Seat, SeatingPlan, SeatingTable, Session
 from tests.factories import MemberFactory
 
 WINDS = "ESWND"
@@ -34,3 +34,16 @@ def seated_members(session, number: int) -> list:
         .select_related("member")
         .order_by("position")
     ]
+
+
+def one_named_table(rule_set: str, names=("Ann", "Betty", "Carol", "Dot")) -> Session:
+    """The club playing `rule_set`, and a session whose one published table seats players
+    called `names` at the table (East first): pages and messages can then be read by name."""
+    club = Club.objects.current()
+    club.rule_set = rule_set
+    club.save()
+    session = seated_session(club, sizes=(len(names),))
+    for member, name in zip(seated_members(session, 1), names, strict=True):
+        member.table_name = name
+        member.save()
+    return session
