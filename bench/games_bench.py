@@ -54,11 +54,11 @@ def build(rng_seed: int = 7):
     import random
 
     from django.contrib.auth import get_user_model
+    from synthetic_club import add_tonight
 
-    from club.models import Attendance, Club, Member, Seat, SeatingPlan, SeatingTable, Session
+    from club.models import Club, Member, Session
     from club.roles import make_coordinator
     from games.models import Chair, Match
-    from games.start import start_play
     from scoring.models import Hand
 
     rng = random.Random(rng_seed)
@@ -97,17 +97,8 @@ def build(rng_seed: int = 7):
             for m in matches
             for n in range(HANDS_PER_PAST_MATCH)
         )
-    tonight = Session.objects.create(club=club, date=start + datetime.timedelta(days=7 * 40))
-    plan = SeatingPlan.objects.create(session=tonight, status="published")
-    for t in range(TABLES):
-        table = SeatingTable.objects.create(plan=plan, number=t + 1)
-        for position in range(4):
-            member = members[t * 4 + position]
-            Attendance.objects.create(session=tonight, member=member)
-            Seat.objects.create(
-                plan=plan, table=table, member=member, wind="ESWN"[position], position=position + 1
-            )
-    start_play(tonight)
+    # Tonight, a week after the season's last session, 20 tables in play.
+    tonight, _ = add_tonight(club, members, "bench-password", tables=TABLES)
     return boss, tonight
 
 
