@@ -56,6 +56,8 @@ class HandLine:
     goulash: bool
     kongs: list[str] = field(default_factory=list)
     corrected: str = ""  # why, when the hand was replaced or struck out by a correction
+    # What made a hand worked out from its tiles ("Pure hand", ...); none for a total agreed.
+    features: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -213,6 +215,7 @@ def board(match: Match, user=None) -> Board:
                 corrected=hand.void_reason
                 if hand.is_voided and hand.void_reason != UNDONE_REASON
                 else "",
+                features=hand.features,
             )
         )
     kongs_now = [

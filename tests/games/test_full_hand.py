@@ -2,6 +2,7 @@
 preview (the engine's messages with the hand kept, then the itemised score and payments),
 and saving it as quick entry does (tallies and deal move on; stale and doubled saves)."""
 
+import re
 from html import unescape
 
 import pytest
@@ -10,7 +11,7 @@ from games.start import start_play
 from scoring import engine
 from scoring.models import Hand
 from scoring.picker import steps_for
-from scoring.recording import record_draw
+from scoring.recording import Win, record_draw, record_win
 from scoring.table_rules import match_ruleset
 from tests.games.helpers import seated_members, seated_session
 from tests.games.test_table_views import HTMX, login_as_seated, match_at, url
@@ -102,6 +103,16 @@ def test_a_discard_win_is_scored_with_the_matchs_winds_and_saved(coordinator_cli
     page = unescape(coordinator_client.get(url("table", evening)).content.decode())
     assert f"Hand 1 saved: {names[1]} won on {names[3]}'s discard, 136 points" in page
     assert "Hand 2" in page
+    # The hands played say what made it, in words (the largest items first).
+    listed = re.search(r'<span class="hand-features">([^<]*)</span>', page)
+    assert listed and listed.group(1) == ", ".join(hand.features)
+    assert hand.features  # a hand worked out from its tiles always has some
+
+
+def test_a_total_agreed_at_the_table_lists_no_features(coordinator_client, evening):
+    record_win(match_at(evening, 1), 1, Win(winner=0, won_by="wall", discarder=None, total=40))
+    page = coordinator_client.get(url("table", evening)).content.decode()
+    assert "Hand 1" in page and "hand-features" not in page
 
 
 def _engine_error(hand: dict, rules: str) -> str:
