@@ -19,10 +19,17 @@ logger = logging.getLogger(__name__)
 RETRY_AFTER = 60
 
 
+# SQLite reports a table or column the code expects but the database lacks (a migration
+# not run) as an OperationalError too: a fault to fix, not a moment to wait out.
+SCHEMA_FAULTS = ("no such table", "no such column", "has no column named")
+
+
 def is_database_unreachable(error: BaseException | None) -> bool:
     """Whether `error` is the database failing to answer (down, restarting, connection
-    lost), rather than a fault in the app."""
-    return isinstance(error, OperationalError | InterfaceError)
+    lost, busy), rather than a fault in the app."""
+    if not isinstance(error, OperationalError | InterfaceError):
+        return False
+    return not str(error).startswith(SCHEMA_FAULTS)
 
 
 def database_unavailable(request) -> HttpResponse:

@@ -10,7 +10,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from club.models import Attendance, Member
-from club.unavailable import RETRY_AFTER, server_error
+from club.unavailable import RETRY_AFTER, is_database_unreachable, server_error
 from tests.factories import SessionFactory
 
 SAFE = "The scores are safe; try again in a minute"
@@ -54,6 +54,15 @@ def test_a_database_failure_in_a_middleware_gets_the_same_page(member_user, club
     with database_down():
         response = browser.get(reverse("home"))
     assert_friendly_503(response, again="/")
+
+
+@pytest.mark.parametrize(
+    "message", ["no such column: scoring_hand.liable", "no such table: club_member"]
+)
+def test_a_migration_not_run_is_a_fault_not_a_moment_to_wait(message):
+    # The ordinary error page (logged as an error) rather than "try again in a minute".
+    assert not is_database_unreachable(OperationalError(message))
+    assert is_database_unreachable(OperationalError("database is locked"))
 
 
 def test_other_errors_still_get_the_ordinary_error_page(db):
