@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from scoring.forms import PickerForm
+from scoring.forms import LiabilityForm, PickerForm
 from scoring.models import Hand, KongChips
 from scoring.recording import FullWin, Win
 
@@ -26,7 +26,7 @@ class HandNumberForm(forms.Form):
         return next((name for name in self.fields if name in self.errors), None)
 
 
-class WinForm(HandNumberForm):
+class WinForm(HandNumberForm, LiabilityForm):
     winner = forms.TypedChoiceField(
         label="Who won?",
         coerce=int,
@@ -61,6 +61,7 @@ class WinForm(HandNumberForm):
         players = _player_choices(board)
         self.fields["winner"].choices = players
         self.fields["discarder"].choices = players
+        self.offer_liability(board.liability, players)
         self.fields["total"].label = f"Total the table agreed ({board.unit})"
         if not self.is_bound:
             self.initial.setdefault("hand", board.hand)
@@ -78,11 +79,14 @@ class WinForm(HandNumberForm):
         else:
             # Self-drawn: nobody discarded; a tile tapped before changing "how" is ignored.
             cleaned["discarder"] = None
+        self.check_liability(winner)
         return cleaned
 
     def win(self) -> Win:
         data = self.cleaned_data
-        return Win(data["winner"], data["won_by"], data["discarder"], data["total"])
+        return Win(
+            data["winner"], data["won_by"], data["discarder"], data["total"], self.liable_chair()
+        )
 
 
 class KongForm(HandNumberForm):
@@ -110,7 +114,7 @@ class TakeBackKongForm(forms.Form):
     kong = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
 
 
-class TablePickerForm(PickerForm):
+class TablePickerForm(PickerForm, LiabilityForm):
     """The tile picker at a table: who won and who discarded are chairs; the winds, the
     dealer and the goulash come from the match's state."""
 
@@ -131,11 +135,13 @@ class TablePickerForm(PickerForm):
         players = _player_choices(board)
         self.fields["winner"].choices = players
         self.fields["discarder"].choices = players
+        self.offer_liability(board.liability, players)
         if not self.is_bound:
             self.initial.setdefault("hand", board.hand)
 
     def clean(self):
         cleaned = super().clean()
+        self.check_liability(cleaned.get("winner"))
         if cleaned.get("won_by") not in Hand.DISCARDER_PAYS:
             cleaned["discarder"] = None
         elif cleaned.get("discarder") is not None and cleaned["discarder"] == cleaned.get("winner"):
@@ -154,5 +160,9 @@ class TablePickerForm(PickerForm):
             if name in fields:
                 tiles[name] = fields[name]
         return FullWin(
-            self.choice("winner"), self.choice("won_by"), self.choice("discarder"), tiles
+            self.choice("winner"),
+            self.choice("won_by"),
+            self.choice("discarder"),
+            tiles,
+            self.liable_chair(),
         )

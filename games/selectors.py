@@ -92,7 +92,10 @@ def describe_hand(hand: Hand, names: list[str], unit: str) -> str:
         if hand.discarder is not None
         else "robbing a kong",
     }[hand.won_by]
-    return f"{winner} won {how}, {hand.total} {unit}"
+    text = f"{winner} won {how}, {hand.total} {unit}"
+    if hand.liable is not None:
+        text += f"; {names[hand.liable]} pays for everyone (9-piece penalty)"
+    return text
 
 
 def kong_words(kong: KongChips, names: list[str]) -> str:
@@ -116,6 +119,7 @@ class Board:
     last_hand: Hand | None  # the last hand that counts: what "Undo" offers
     last_hand_text: str
     kong_chips: bool  # whether this rule set has kong chips (u3a)
+    liability: bool  # whether one player may pay for everyone (fan's 9-piece penalty)
     goulash_pot: int | None
     kongs_now: list[KongLine] = field(default_factory=list)
 
@@ -246,6 +250,7 @@ def board(match: Match, user=None) -> Board:
         last_hand=live[-1] if live else None,
         last_hand_text=describe_hand(live[-1], names, unit) if live else "",
         kong_chips=table_rules.has_kong_chips(ruleset),
+        liability=table_rules.has_liability(ruleset),
         goulash_pot=table_rules.goulash_pot(match, state) if state.goulash else None,
         kongs_now=kongs_now,
     )

@@ -128,7 +128,7 @@ def _kept(request, board):
     return data
 
 
-def _same_hand_again(match, number: int, user, outcome: dict, total=None) -> bool:
+def _same_hand_again(match, number: int, user, outcome: dict, total=None, liable=None) -> bool:
     """A double tap: the hand is already recorded, by this user, exactly as posted."""
     hand = match.live_hands().filter(number=number).first()
     return (
@@ -136,6 +136,7 @@ def _same_hand_again(match, number: int, user, outcome: dict, total=None) -> boo
         and hand.recorded_by_id == getattr(user, "pk", None)
         and hand.flow_outcome() == outcome
         and hand.total == total
+        and hand.liable == liable
     )
 
 
@@ -194,7 +195,7 @@ def record_win(request, match):
         hand = recording.record_win(match, number, win, by=request.user)
     except recording.RecordingError as error:
         if isinstance(error, recording.AlreadyRecorded) and _same_hand_again(
-            match, number, request.user, win.outcome(), win.total
+            match, number, request.user, win.outcome(), win.total, win.liable
         ):
             return _saved(request, match, f"Hand {number} is saved.")
         return _refused_win(request, match, number, error)
@@ -366,6 +367,7 @@ def _same_full_hand_again(match, number: int, user, win: recording.FullWin) -> b
         and hand.recorded_by_id == getattr(user, "pk", None)
         and hand.flow_outcome() == win.outcome()
         and all(hand.tiles.get(key) == value for key, value in win.tiles.items())
+        and hand.liable == win.liable
     )
 
 
@@ -418,14 +420,13 @@ def full_hand(request, match):
             won_by=won_by,
             discarder=form.choice("discarder") if won_by in Hand.DISCARDER_PAYS else None,
             tiles={k: v for k, v in hand.items() if k not in ("won_by", "discarder")},
+            liable=form.liable_chair(),
         )
         if number != board.hand:
             raise EngineError(_stale_message(number, board.hand))
         # The board's state is the hand being played: no second replay of the match.
         try:
-            contract = table_rules.full_hand(
-                match, board.state, win.tiles, win.winner, win.won_by, win.discarder
-            )
+            contract = table_rules.full_hand(match, board.state, win)
             result, payments = table_rules.score_full_hand(match, board.state, contract)
         except table_rules.TotalRefused as error:
             raise EngineError(str(error)) from error

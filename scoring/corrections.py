@@ -81,7 +81,7 @@ def _payments(match: Match, state, hand: Hand, previous: dict) -> list[int]:
         if hand.pk is not None and previous.get(hand.pk) == _state_key(state):
             return hand.payments  # same seat, same dealer, same goulash: the same score
         return _full_hand_payments(match, state, hand)
-    win = Win(hand.winner, hand.won_by, hand.discarder, hand.total)
+    win = Win(hand.winner, hand.won_by, hand.discarder, hand.total, hand.liable)
     try:
         return table_rules.win_payments(match, state, win)
     except table_rules.TotalRefused as error:
@@ -118,7 +118,11 @@ def derive(match: Match, hands: list[Hand], previous: dict | None = None) -> lis
                 number,
                 f"the match is over after hand {index}, so hand {number} cannot have been played.",
             )
-        for role, chair in (("won", hand.winner), ("paid for the win", hand.discarder)):
+        for role, chair in (
+            ("won", hand.winner),
+            ("paid for the win", hand.discarder),
+            ("paid for everyone", hand.liable),
+        ):
             if chair is not None and chair < len(names) and state.winds[chair] is None:
                 raise HandRefused(
                     number, f"{names[chair]} sits out hand {number}, so cannot have {role}."
@@ -144,6 +148,7 @@ def _snapshot(hand: Hand) -> dict:
         "winner": hand.winner,
         "won_by": hand.won_by,
         "discarder": hand.discarder,
+        "liable": hand.liable,
         "total": hand.total,
         "goulash": hand.goulash,
         "entry": hand.entry,
@@ -277,6 +282,7 @@ def _same(hand: Hand, change) -> bool:
         hand.entry == Hand.Entry.QUICK
         and hand.flow_outcome() == change.outcome()
         and hand.total == change.total
+        and hand.liable == change.liable
     )
 
 
@@ -324,6 +330,7 @@ def correct_hand(
         if isinstance(change, Win):
             replacement.winner, replacement.won_by = change.winner, change.won_by
             replacement.discarder, replacement.total = change.discarder, change.total
+            replacement.liable = change.liable
         replacement.save()  # payments follow in rederive, with everything after it
     try:
         knock_on = rederive(

@@ -227,7 +227,38 @@ def result_preview(preview: Preview, result: Result, unit: str, payments: list[s
 # --- Corrections and paper sheets ---------------------------------------------------
 
 
-class CorrectionForm(forms.Form):
+class LiabilityForm(forms.Form):
+    """Fan's 9-piece penalty: the player whose discard let the winner finish a pure hand
+    pays for everyone. Offered only where the match's rules have it; "Nobody" by default."""
+
+    liable = forms.TypedChoiceField(
+        label="9-piece penalty: does one player pay for everyone?",
+        help_text="Only when a discard gave the winner a pure hand. Otherwise leave “Nobody”.",
+        coerce=int,
+        required=False,
+        empty_value=None,
+        widget=forms.RadioSelect,
+    )
+
+    def offer_liability(self, liability: bool, players) -> None:
+        if liability:
+            self.fields["liable"].choices = [("", "Nobody"), *players]
+            self.initial.setdefault("liable", "")
+        else:
+            del self.fields["liable"]
+
+    def liable_chair(self) -> int | None:
+        """The chair that pays for everyone, or None."""
+        data = getattr(self, "cleaned_data", {})
+        return data.get("liable") if "liable" in self.fields else None
+
+    def check_liability(self, winner) -> None:
+        liable = self.liable_chair()
+        if liable is not None and liable == winner:
+            self.add_error("liable", "The winner cannot pay for everyone: choose another player.")
+
+
+class CorrectionForm(LiabilityForm):
     """What hand `number` should say, and why. The players offered are those who played
     that hand (East first)."""
 
@@ -269,10 +300,13 @@ class CorrectionForm(forms.Form):
         error_messages={"required": "Say why the hand is being corrected."},
     )
 
-    def __init__(self, *args, players: list[tuple[int, str]], unit: str, **kwargs):
+    def __init__(
+        self, *args, players: list[tuple[int, str]], unit: str, liability: bool = False, **kwargs
+    ):
         super().__init__(*args, **kwargs)
         self.fields["winner"].choices = players
         self.fields["discarder"].choices = players
+        self.offer_liability(liability, players)
         self.fields["total"].label = f"Total ({unit})"
 
     def clean(self):
@@ -294,6 +328,7 @@ class CorrectionForm(forms.Form):
                 self.add_error("discarder", "The winner cannot also be the one who pays for it.")
         else:
             cleaned["discarder"] = None
+        self.check_liability(winner)
         return cleaned
 
     def change(self):
@@ -302,7 +337,9 @@ class CorrectionForm(forms.Form):
             return Void()
         if data["what"] == "draw":
             return Draw()
-        return Win(data["winner"], data["won_by"], data["discarder"], data["total"])
+        return Win(
+            data["winner"], data["won_by"], data["discarder"], data["total"], self.liable_chair()
+        )
 
     @staticmethod
     def initial_for(hand: Hand) -> dict:
@@ -312,6 +349,7 @@ class CorrectionForm(forms.Form):
             "winner": hand.winner,
             "won_by": hand.won_by,
             "discarder": hand.discarder,
+            "liable": "" if hand.liable is None else hand.liable,
             "total": hand.total,
         }
 

@@ -114,6 +114,9 @@ class Hand(PaymentRecord):
     discarder = models.PositiveSmallIntegerField(null=True, blank=True)
     # The hand's value as the rule set counts it (points, faan or fan); empty for a draw.
     total = models.PositiveIntegerField(null=True, blank=True)
+    # Fan's 9-piece penalty: the chair whose discard fed the winner's pure hand pays what
+    # every loser would have paid. Empty when nobody is liable (and always under the others).
+    liable = models.PositiveSmallIntegerField(null=True, blank=True)
     # Whether this hand was played as a goulash (U3A), as the flow had it when recorded.
     goulash = models.BooleanField(default=False)
     entry = models.CharField(max_length=5, choices=Entry.choices, default=Entry.QUICK)
@@ -151,6 +154,11 @@ class Hand(PaymentRecord):
             models.CheckConstraint(
                 condition=Q(winner__lt=MAX_CHAIRS) & Q(discarder__lt=MAX_CHAIRS),
                 name="hand_chairs_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(liable__isnull=True)
+                | Q(winner__isnull=False, liable__lt=MAX_CHAIRS) & ~Q(liable=F("winner")),
+                name="hand_liable_is_another_player_of_a_win",
             ),
         ]
 

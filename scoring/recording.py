@@ -44,6 +44,7 @@ class FullWin:
     won_by: str
     discarder: int | None
     tiles: dict
+    liable: int | None = None  # fan's 9-piece penalty: the chair that pays for everyone
 
     def outcome(self) -> dict:
         return {"winner": self.winner, "won_by": self.won_by, "discarder": self.discarder}
@@ -57,6 +58,7 @@ class Win:
     won_by: str
     discarder: int | None
     total: int
+    liable: int | None = None  # fan's 9-piece penalty: the chair that pays for everyone
 
     def outcome(self) -> dict:
         return {"winner": self.winner, "won_by": self.won_by, "discarder": self.discarder}
@@ -126,6 +128,7 @@ def _won_hand(match: Match, number: int, win, state, total: int, payments, by, *
         winner=win.winner,
         won_by=win.won_by,
         discarder=win.discarder,
+        liable=win.liable,
         total=total,
         goulash=state.goulash,
         recorded_by=by,
@@ -146,7 +149,7 @@ def record_win(match: Match, hand_number: int, win: Win, by=None) -> Hand:
 def _score_full(match: Match, state, win: FullWin):
     """The contract JSON with the state's winds, the engine's result, payments per chair."""
     try:
-        hand = table_rules.full_hand(match, state, win.tiles, win.winner, win.won_by, win.discarder)
+        hand = table_rules.full_hand(match, state, win)
         result, payments = table_rules.score_full_hand(match, state, hand)
     except table_rules.TotalRefused as error:
         raise RecordingError(str(error)) from error

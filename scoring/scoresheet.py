@@ -94,6 +94,7 @@ def snapshot_words(snapshot: dict | None, names: list[str], unit: str) -> str:
         winner=snapshot["winner"],
         won_by=snapshot["won_by"],
         discarder=snapshot["discarder"],
+        liable=snapshot.get("liable"),  # snapshots from before the 9-piece penalty lack it
         total=snapshot["total"],
     )
     text = describe_hand(hand, names, unit)

@@ -42,6 +42,7 @@ def _outcome(match, state, win=None) -> engine.Outcome:
         discarder=win.discarder,
         dealer=state.dealer,
         players=match.chair_count,
+        liable=win.liable,
     )
 
 
@@ -83,6 +84,11 @@ def has_kong_chips(ruleset: RuleSet) -> bool:
     return ruleset.name == "u3a"
 
 
+def has_liability(ruleset: RuleSet) -> bool:
+    """Fan's 9-piece penalty: the player whose discard fed a pure hand pays for everyone."""
+    return "liable" in ruleset.hand_options
+
+
 def goulash_pot(match, state) -> int:
     """The chips in the pot of a goulash hand: every seated player's stake."""
     pot = engine.goulash_pot(
@@ -107,24 +113,29 @@ def hand_options(state) -> dict:
     return options
 
 
-def full_hand(match, state, tiles: dict, winner: int, won_by: str, discarder) -> dict:
-    """The engine contract's JSON for a hand built from its tiles at this table: the seat
-    and prevailing winds, the dealer and the options come from the state, never typed."""
+def full_hand(match, state, win) -> dict:
+    """The engine contract's JSON for a win built from its tiles at this table (`win`: a
+    recording.FullWin, or a stored Hand with its tiles): the seat and prevailing winds, the
+    dealer and the options come from the state, never typed."""
     winds = state.winds
-    if winds[winner] is None:
+    if winds[win.winner] is None:
         raise TotalRefused("That player sits out this hand, so cannot have won it.")
-    hand = dict(tiles)
+    hand = {k: v for k, v in (win.tiles or {}).items() if k not in PLACE_FIELDS}
     hand.update(
-        won_by=won_by,
-        seat_wind=winds[winner],
+        won_by=win.won_by,
+        seat_wind=winds[win.winner],
         prevailing_wind=state.round,
         dealer=winds[state.dealer],
     )
-    if discarder is not None:
-        if winds[discarder] is None:
+    if win.discarder is not None:
+        if winds[win.discarder] is None:
             raise TotalRefused("That player sits out this hand, so cannot have discarded.")
-        hand["discarder"] = winds[discarder]
+        hand["discarder"] = winds[win.discarder]
     options = hand_options(state)
+    if win.liable is not None:
+        if winds[win.liable] is None:
+            raise TotalRefused("That player sits out this hand, so cannot pay for everyone.")
+        options["liable"] = winds[win.liable]
     if options:
         hand["options"] = options
     return hand
@@ -153,8 +164,7 @@ def full_hand_payments(match, state, hand) -> list[int]:
     changed its dealer, winds or goulash): its tiles as recorded, its seat and prevailing
     winds from `state`. Updates the hand's total, tiles, breakdown and limit in memory and
     returns each chair's payment; TotalRefused when it is no longer a hand that may go out."""
-    tiles = {k: v for k, v in (hand.tiles or {}).items() if k not in PLACE_FIELDS}
-    hand_json = full_hand(match, state, tiles, hand.winner, hand.won_by, hand.discarder)
+    hand_json = full_hand(match, state, hand)
     result, payments = score_full_hand(match, state, hand_json)
     if not result.allowed:
         raise TotalRefused(

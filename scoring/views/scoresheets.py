@@ -100,7 +100,11 @@ def correct(request, match, number: int):
     state = match.replay()[number - 1]
     sheet = scoresheet.scoresheet(match)
     unit = sheet.unit
-    form_kwargs = {"players": _players(match, state), "unit": unit}
+    form_kwargs = {
+        "players": _players(match, state),
+        "unit": unit,
+        "liability": table_rules.has_liability(table_rules.match_ruleset(match)),
+    }
     if request.method == "POST":
         form = CorrectionForm(request.POST, **form_kwargs)
         if form.is_valid():
