@@ -32,16 +32,21 @@
 
   // Tapping a name or a Paid tick replaces its row, and its button is disabled while the
   // request runs, so the focus would drop to the top of the page. Give it back to the
-  // same button (found by id) so someone using the keyboard keeps their place.
-  var focusedId = null;
-  document.body.addEventListener("htmx:beforeRequest", function () {
+  // same button (found by id) so someone using the keyboard keeps their place: as soon as
+  // the row is swapped, and again once it has settled. The id travels with its own
+  // request (htmx's requestConfig), so a quick second tap never loses or borrows it.
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
     var active = document.activeElement;
-    focusedId = active && active.id && list.contains(active) ? active.id : null;
+    if (active && active.id && list.contains(active) && event.detail.requestConfig) {
+      event.detail.requestConfig.checkinFocus = active.id;
+    }
   });
-  document.body.addEventListener("htmx:afterSwap", function () {
-    var again = focusedId && document.getElementById(focusedId);
-    focusedId = null;
+  function giveBack(event) {
+    var config = event.detail && event.detail.requestConfig;
+    var again = config && config.checkinFocus && document.getElementById(config.checkinFocus);
     var lost = !document.activeElement || document.activeElement === document.body;
-    if (again && lost) again.focus();  // never take it from where they have moved on to
-  });
+    if (again && lost) again.focus(); // never take it from where they have moved on to
+  }
+  document.body.addEventListener("htmx:afterSwap", giveBack);
+  document.body.addEventListener("htmx:afterSettle", giveBack);
 })();
