@@ -123,7 +123,7 @@ def test_the_database_refuses_a_liable_winner_or_a_liable_draw(fan):
 
 
 def test_a_hand_worked_out_from_its_tiles_can_make_one_player_pay(coordinator_client, fan):
-    response, html = picker_post(coordinator_client, fan, winner="1", won_by="wall", liable="2")
+    response, _ = picker_post(coordinator_client, fan, winner="1", won_by="wall", liable="2")
     result = response.context["preview"].result
     assert result["allowed"]
     response, _ = picker_post(
