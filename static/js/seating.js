@@ -1,4 +1,4 @@
-// Seating pages: bring the answer to an action into view, and the Print button.
+// Seating pages: bring the answer to an action into view.
 (function () {
   "use strict";
 
@@ -19,8 +19,4 @@
     if (event.target && event.target.id === "seating-panel") showAnswer();
   });
   if (window.location.hash === "#answer") showAnswer();
-
-  Array.prototype.forEach.call(document.querySelectorAll("[data-print]"), function (button) {
-    button.addEventListener("click", function () { window.print(); });
-  });
 })();
