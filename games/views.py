@@ -277,10 +277,25 @@ def record_kong(request, match):
     if changed := _table_changed(request, match):
         return changed
     if not form.is_valid():
+        if "key" in form.errors:  # a page from before kong forms had keys, or a hand-made post
+            stale = form.errors["key"][0]
+            form = form.with_fresh_key(board)
+            form.is_valid()
+            form.add_error(None, stale)
         return _page(request, match, kong_form=form, open_kong=True)
     data = form.cleaned_data
     try:
-        recording.record_kong(match, data["hand"], data["chair"], data["kind"], by=request.user)
+        recording.record_kong(
+            match, data["hand"], data["chair"], data["kind"], by=request.user, key=data["key"]
+        )
+    except recording.KongAlreadySaved as repeat:
+        # The same form again (a double tap, "press again"): the chips are saved, once.
+        name = board.names[repeat.kong.chair]
+        if repeat.kong.is_voided:
+            notice = f"Those kong chips for {name} were saved and then taken back: nothing saved."
+        else:
+            notice = f"Kong chips for {name} are already saved."
+        return _saved(request, match, notice, open_kong=True)
     except recording.RecordingError as error:
         if board.hand != data["hand"]:
             form = KongForm(_kept(request, board), board=board)
