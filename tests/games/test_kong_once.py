@@ -129,3 +129,16 @@ def test_the_database_refuses_a_second_row_with_one_key_in_a_match(evening):
     record_kong(match, 1, 1, "concealed")
     record_kong(match, 1, 1, "concealed")
     assert KongChips.objects.count() == 3
+
+
+def test_kong_chips_posted_after_their_hand_was_recorded_are_not_moved_on(
+    coordinator_client, evening
+):
+    """Another device recorded hand 1 first: the chips are not offered as hand 2's."""
+    coordinator_client.post(url("draw", evening), {"hand": "1"}, **HTMX)
+    data = {"hand": "1", "chair": "1", "kind": "concealed", "key": str(uuid.uuid4())}
+    html = coordinator_client.post(url("kong", evening), data, **HTMX).content.decode()
+    assert "Hand 1 was recorded on another device before these kong chips were saved" in html
+    kong_form = html.split('action="' + url("kong", evening))[1].split("</form>")[0]
+    assert 'name="hand" value="2"' in kong_form and "checked" not in kong_form
+    assert not KongChips.objects.exists()
