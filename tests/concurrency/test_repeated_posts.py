@@ -154,6 +154,24 @@ def correction(club) -> Case:
     )
 
 
+def void(club) -> Case:
+    """Voiding hand 1 renumbers hand 2 as hand 1: a repeat must not void that one too."""
+    match = _table(club)
+    hand = record_win(match, 1, Win(1, "wall", None, 10))
+    record_win(match, 2, Win(2, "wall", None, 12))
+    data = {"hand_id": hand.pk, "what": "void", "reason": "Never played"}
+    return Case(
+        reverse("scoring:correct", args=[match.pk, 1]),
+        data,
+        lambda: (
+            Correction.objects.filter(match=match).count(),
+            list(match.live_hands().values_list("number", "total")),
+        ),
+        (1, [(1, 12)]),
+        ("already voided",),
+    )
+
+
 def paper_sheet(club) -> Case:
     club.rule_set = "u3a"
     club.save()
@@ -246,6 +264,7 @@ WRITES = [
     take_back_kong,
     undo,
     correction,
+    void,
     paper_sheet,
     check_in,
     walk_in,
