@@ -11,12 +11,14 @@ from axes.models import AccessAttempt
 from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, _unicode_ci_compare
 from django.contrib.auth.models import Group
+from django.db.models import Q
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from club.roles import forget_groups, group_names
+from club.roles import COORDINATORS, forget_groups, group_names
 
 LOCKED_OUT_MESSAGE = (
     "Too many wrong passwords. Ask your coordinator to unlock your login, "
@@ -102,6 +104,41 @@ WORDS = [
 ]
 
 
+class LoginRefused(Exception):
+    """A coordinator asked to change a login that only the administrator may change."""
+
+
+def is_plain_member_login(user) -> bool:
+    """A login that can do no more than a member can: not staff, superuser or coordinator."""
+    return not (user.is_superuser or user.is_staff or COORDINATORS in group_names(user))
+
+
+def may_manage_login(actor, user) -> bool:
+    """Coordinators look after members' logins. A login that can run the club or the admin
+    is the superuser's to change: otherwise a coordinator could attach the admin login to a
+    member, set its password and log in as the administrator."""
+    return bool(actor is not None and actor.is_superuser) or is_plain_member_login(user)
+
+
+def check_may_manage(actor, member) -> None:
+    """Refuse, in plain words, to touch the login of a member whose login is not a plain one."""
+    if member.user is not None and not may_manage_login(actor, member.user):
+        raise LoginRefused(
+            f"{member.table_name} logs in as a coordinator or administrator, so only the "
+            "site's administrator can change their login (set a password, unlock it, or "
+            "switch it on or off). Nothing was changed."
+        )
+
+
+def logins_to_attach(actor):
+    """The logins a coordinator may give to a member: free, active, and plain member logins
+    (every login for a superuser)."""
+    free = get_user_model().objects.filter(member__isnull=True, is_active=True)
+    if actor is None or not actor.is_superuser:
+        free = free.filter(is_superuser=False, is_staff=False).exclude(groups__name=COORDINATORS)
+    return free.order_by("username")
+
+
 def lockout_minutes() -> int:
     return int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
 
@@ -181,3 +218,46 @@ class RequirePasswordChangeMiddleware:
             )
             return redirect(reverse("password_change"))
         return None
+
+
+def reset_address(user) -> str:
+    """Where "Forgot your password?" sends the link: the member's own address, which the
+    coordinator keeps up to date, for a plain member login (the login's own if the record has
+    none); a login that can run the club
+    keeps its login's address, which only the administrator can change."""
+    member = getattr(user, "member", None)
+    if member is not None and member.email and is_plain_member_login(user):
+        return member.email
+    return user.email
+
+
+class MemberPasswordResetForm(PasswordResetForm):
+    """Django's reset form, finding and mailing a member by the address on their record."""
+
+    def get_users(self, email):
+        plain = Q(is_superuser=False, is_staff=False) & ~Q(groups__name=COORDINATORS)
+        by_member = Q(member__email__iexact=email) & plain
+        by_login = Q(email__iexact=email)  # reset_address() below says which one counts
+        users = get_user_model()._default_manager.filter(by_member | by_login, is_active=True)
+        for user in users.distinct().select_related("member"):
+            if user.has_usable_password() and _unicode_ci_compare(email, reset_address(user)):
+                yield user
+
+    def send_mail(
+        self,
+        subject_template_name,
+        email_template_name,
+        context,
+        from_email,
+        to_email,
+        html_email_template_name=None,
+    ):
+        to_email = context["email"] = reset_address(context["user"])
+        super().send_mail(
+            subject_template_name,
+            email_template_name,
+            context,
+            from_email,
+            to_email,
+            html_email_template_name,
+        )

@@ -33,6 +33,7 @@ def email_configured() -> bool:
 class PasswordResetView(auth_views.PasswordResetView):
     """Only when the club can send email; otherwise the page says to ask the coordinator."""
 
+    form_class = accounts.MemberPasswordResetForm
     success_url = reverse_lazy("password_reset_done")
 
     def dispatch(self, request, *args, **kwargs):
@@ -50,10 +51,19 @@ def _member_with_login(pk: int) -> Member:
     )
 
 
+def _refused(request, member, error):
+    messages.error(request, str(error))
+    return redirect("club:member_detail", pk=member.pk)
+
+
 @coordinator_required
 @require_POST
 def unlock_login(request, pk):
     member = _member_with_login(pk)
+    try:
+        accounts.check_may_manage(request.user, member)
+    except accounts.LoginRefused as error:
+        return _refused(request, member, error)
     accounts.unlock(member.user)
     messages.success(request, f"{member.name}'s login is unlocked: they can log in again now.")
     return redirect("club:member_detail", pk=member.pk)
@@ -65,6 +75,10 @@ def new_password(request, pk):
     """A temporary password for the coordinator to read out; the member must change it at
     their next login. Shown once on this page and never stored in a message."""
     member = _member_with_login(pk)
+    try:
+        accounts.check_may_manage(request.user, member)
+    except accounts.LoginRefused as error:
+        return _refused(request, member, error)
     password = accounts.set_temporary_password(member.user)
     return render(
         request, "club/accounts/new_password.html", {"member": member, "password": password}
