@@ -1,10 +1,13 @@
 """Logins: log in (with the lockout), forgotten passwords, a coordinator unlocking a login
-or giving a temporary password, and the page for an expired form."""
+or giving a temporary password, and the pages for an expired form and an unreadable one."""
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template import loader
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
@@ -91,3 +94,11 @@ def csrf_failure(request, reason=""):
     if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
         back = ""
     return render(request, "403_csrf.html", {"back": back}, status=403)
+
+
+def bad_request(request, exception=None):
+    """The 400 handler: Django's bare "Bad Request (400)" in the site's look and plain words,
+    saying so when the post was simply too large (too many bytes, fields or files). Rendered
+    without the request's context, as the 500 page is: it needs no database."""
+    too_big = isinstance(exception, RequestDataTooBig | TooManyFieldsSent | TooManyFilesSent)
+    return HttpResponseBadRequest(loader.get_template("400.html").render({"too_big": too_big}))
