@@ -5,6 +5,7 @@ for a member who forgot theirs, and the change of password it requires at the ne
 it like any other group and the user table keeps Django's own shape.
 """
 
+import ipaddress
 import secrets
 
 from axes.models import AccessAttempt
@@ -12,12 +13,13 @@ from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, _unicode_ci_compare
+from django.contrib.auth.forms import PasswordResetForm, _unicode_ci_compare
 from django.contrib.auth.models import Group
 from django.db.models import Q
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 
+from club import login_throttle
 from club.roles import COORDINATORS, forget_groups, group_names
 
 LOCKED_OUT_MESSAGE = (
@@ -104,6 +106,26 @@ WORDS = [
 ]
 
 
+def client_address(request) -> str:
+    """The client's address (axes' AXES_CLIENT_IP_CALLABLE): REMOTE_ADDR, or behind
+    TRUSTED_PROXIES proxies the address the outermost proxy saw. Each proxy appends the
+    address it saw to X-Forwarded-For, so that is the TRUSTED_PROXIES-th from the right;
+    anything to its left came from the client and is not believed. A header shorter than
+    that, or not an address, means the request did not come through the proxies."""
+    remote = request.META.get("REMOTE_ADDR", "")
+    hops = settings.TRUSTED_PROXIES
+    if hops <= 0:
+        return remote
+    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [part for part in forwarded if part]
+    if len(forwarded) < hops:
+        return remote
+    try:
+        return str(ipaddress.ip_address(forwarded[-hops]))
+    except ValueError:
+        return remote
+
+
 class LoginRefused(Exception):
     """A coordinator asked to change a login that only the administrator may change."""
 
@@ -145,25 +167,21 @@ def lockout_minutes() -> int:
 
 def locked_out(request, original_response=None, credentials=None):
     """Axes' answer to a locked-out login: the login page itself, with the reason."""
-    username = (credentials or {}).get("username") or request.POST.get("username", "")
-    form = AuthenticationForm(request, initial={"username": username})
-    context = {
-        "form": form,
-        "locked_out_message": LOCKED_OUT_MESSAGE.format(minutes=lockout_minutes()),
-        "next": request.POST.get("next", ""),
-        "reset_by_email": settings.PASSWORD_RESET_BY_EMAIL,
-    }
-    return render(request, "registration/login.html", context, status=429)
+    return login_throttle.login_page(request, LOCKED_OUT_MESSAGE.format(minutes=lockout_minutes()))
 
 
 def is_locked_out(user) -> bool:
-    return AccessAttempt.objects.filter(
-        username=user.get_username(), failures_since_start__gte=settings.AXES_FAILURE_LIMIT
-    ).exists()
+    """Locked by axes (at some address), or asked to wait after a flood of wrong passwords."""
+    return login_throttle.username_throttled(user.get_username()) or (
+        AccessAttempt.objects.filter(
+            username=user.get_username(), failures_since_start__gte=settings.AXES_FAILURE_LIMIT
+        ).exists()
+    )
 
 
 def unlock(user) -> int:
     """Forget the wrong passwords typed for this login; returns how many records went."""
+    login_throttle.forget_username(user.get_username())
     return axes_reset(username=user.get_username())
 
 

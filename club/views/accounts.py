@@ -12,7 +12,7 @@ from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from club import accounts
+from club import accounts, login_throttle
 from club.models import Club, Member
 from club.roles import coordinator_required
 
@@ -20,6 +20,12 @@ from club.roles import coordinator_required
 class LoginView(auth_views.LoginView):
     def get_context_data(self, **kwargs):
         return {**super().get_context_data(**kwargs), "reset_by_email": email_configured()}
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        # A flood of wrong passwords for this login does not make this browser wait.
+        login_throttle.remember_login(self.request, response, form.get_user().get_username())
+        return response
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
