@@ -3,6 +3,7 @@ cannot use to shut a member out, and a throttle for spraying (one address, many 
 and floods (many addresses, one username) that refuses before any password is hashed."""
 
 import datetime
+import json
 from unittest import mock
 
 import pytest
@@ -189,3 +190,36 @@ def test_the_admin_login_is_throttled_too(club, hashing):
     assert response.status_code == 429 and hashing.call_count == calls
     assert escape("Many wrong passwords") in response.content.decode()
     assert admin.check_password(PASSWORD)
+
+
+# --- the settings -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "env, expected",
+    [
+        ({}, [0, 30, 20]),
+        ({"TRUSTED_PROXIES": "1"}, [1, 30, 20]),
+        ({"LOGIN_THROTTLE_PER_ADDRESS": "50", "LOGIN_THROTTLE_PER_USERNAME": "40"}, [0, 50, 40]),
+    ],
+)
+def test_proxies_and_limits_come_from_the_environment(env, expected):
+    from tests.test_settings import run_python
+
+    probe = (
+        "import json, django; from django.conf import settings; django.setup();"
+        "print(json.dumps([settings.TRUSTED_PROXIES, settings.LOGIN_THROTTLE_PER_ADDRESS,"
+        " settings.LOGIN_THROTTLE_PER_USERNAME]))"
+    )
+    result = run_python(probe, DEBUG="true", **env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == expected
+
+
+@pytest.mark.parametrize("value", ["-1", "one", "1.5"])
+def test_a_wrong_number_of_proxies_is_named(value):
+    from tests.test_settings import run_python
+
+    result = run_python("import django; django.setup()", DEBUG="true", TRUSTED_PROXIES=value)
+    assert result.returncode != 0
+    assert f"TRUSTED_PROXIES must be a whole number from 0, not '{value}'" in result.stderr
