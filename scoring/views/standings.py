@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
@@ -12,6 +11,7 @@ from django.urls import get_script_prefix
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
+from club import csv_export
 from club.models import Club, Member, Session
 from club.roles import coordinator_required
 from scoring import standings
@@ -135,7 +135,7 @@ class _Echo:
 
 
 def _csv_response(filename: str, rows) -> StreamingHttpResponse:
-    writer = csv.writer(_Echo())
+    writer = csv_export.writer(_Echo())  # no cell a spreadsheet would run as a formula
     response = StreamingHttpResponse(
         (writer.writerow(row) for row in rows), content_type="text/csv; charset=utf-8"
     )
