@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from decimal import Decimal
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
@@ -88,7 +89,7 @@ def evening_csv(request, club, pk):
                 row.result,
                 row.hands_won,
                 row.hands_played,
-                _number(round(row.points, 2)),
+                _number(row.points),
                 "; ".join(row.placings),
                 row.best_total if row.best_total is not None else "",
             ]
@@ -143,9 +144,11 @@ def _csv_response(filename: str, rows) -> StreamingHttpResponse:
     return response
 
 
-def _number(value: float) -> float | int:
-    """Whole numbers without ".0", others to two places: numbers a spreadsheet reads."""
-    return int(value) if float(value).is_integer() else round(value, 2)
+def _number(value, places: int = 2) -> Decimal | int:
+    """Whole numbers without ".0", others to `places` decimals, a half rounded up as the
+    pages do (exactly: 0.225 is 0.23): numbers a spreadsheet reads."""
+    figure = Decimal(standings.plain_figure(value, places))
+    return int(figure) if figure == figure.to_integral_value() else figure
 
 
 @require_safe
@@ -162,12 +165,12 @@ def leaderboard_csv(request, club):
                 row.rank if row.rank is not None else "",
                 row.name,
                 row.total,
-                _number(round(row.average, 2)),
+                _number(row.average),
                 row.sessions,
                 row.hands_played,
                 row.hands_won,
-                _number(round(row.win_rate, 2)),
-                _number(round(row.points, 2)),
+                _number(row.win_rate),
+                _number(row.points),
                 row.best_total if row.best_total is not None else "",
             ]
 
@@ -294,9 +297,7 @@ def attendance_csv(request):
     which = request.GET.get("by", "sessions")
     if which == "members":
         header = ["Name", "Sessions attended", "Sessions held", "Attendance (%)"]
-        body = [
-            [m.name, m.attended, report.held, _number(round(m.share, 1))] for m in report.members
-        ]
+        body = [[m.name, m.attended, report.held, _number(m.share, 1)] for m in report.members]
     elif which == "sessions":
         header = ["Date", "Members present", "Names"]
         body = [[s.date.isoformat(), s.present, "; ".join(s.names)] for s in report.sessions]
