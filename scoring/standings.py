@@ -32,7 +32,7 @@ from games.models import Chair, Match
 from scoring.models import Hand, KongChips, features
 from scoring.results import MatchResult
 from scoring.rules import rule_set_choices
-from scoring.table_rules import match_ruleset
+from scoring.table_rules import limit_total
 
 # --- placings ---------------------------------------------------------------------------
 
@@ -123,10 +123,7 @@ def plain_figure(value, places: int = 2) -> str:
 
 
 def _limit(match: Match) -> int | None:
-    ruleset = match_ruleset(match)
-    if not ruleset.limit_option:
-        return None
-    return ruleset.option_defaults[ruleset.limit_option]
+    return limit_total(match)
 
 
 def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> list[MatchResult]:

@@ -166,3 +166,79 @@ def test_figures_exactly_half_way_round_up_on_pages_and_csvs(club, member_client
     assert '<td data-label="Placing points" class="numeric">0.5</td>' in page
     assert standings.plain_figure(Fraction(9, 40)) == "0.23"
     assert standings.plain_figure(0.975) == "0.98" and standings.plain_figure(-2.5, 0) == "-3"
+
+
+def test_hands_csv_adds_up_to_each_members_results_kong_chips_included(u3a, member_client):
+    session = seated_session(u3a, sizes=(4, 5))
+    four, five = start_play(session)
+    record_kong(four, 1, 2, "concealed")
+    record_win(four, 1, Win(0, "wall", None, 10))
+    record_kong(four, 2, 1, "discard")
+    record_kong(five, 1, 0, "added")
+    record_win(five, 1, Win(1, "discard", 2, 12))
+    record_kong(five, 2, 3, "concealed")  # made in the hand still being played
+    end_evening(session)
+    rows = csv_rows(member_client.get(f"/standings/hands.csv?season={session.date}"))
+    summed: dict[str, int] = {}
+    for row in rows:
+        for seat in range(1, 6):
+            if row[f"Player {seat}"]:
+                name = row[f"Player {seat}"]
+                summed[name] = summed.get(name, 0) + int(row[f"Payment {seat}"])
+    board = standings.leaderboard(u3a, this_season(u3a, session))
+    assert summed == {row.name: row.total for row in board.rows}
+    # In the order played: table 1's hand-1 kong chips before hand 1, hand 2's after it.
+    assert [(r["Table"], r["Hand"], r["Outcome"]) for r in rows] == [
+        ("1", "1", "kong chips"),
+        ("1", "1", "win"),
+        ("1", "2", "kong chips"),
+        ("2", "1", "kong chips"),
+        ("2", "1", "win"),
+        ("2", "2", "kong chips"),
+    ]
+    kong = rows[0]
+    assert (kong["Winner"], kong["Won by"]) == (
+        seated_members(session, 1)[2].table_name,
+        "Concealed kong: 3 chips from each",
+    )
+
+
+@pytest.mark.parametrize("rules", ["classical", "hk", "fan", "u3a"])
+def test_a_total_agreed_at_the_limit_is_a_limit_hand_on_every_quick_path(club, rules):
+    # Recorded at the table, corrected, and typed in from a paper sheet: each way a total
+    # agreed at the table is saved. U3A has no limit, so nothing is a limit hand there.
+    from scoring.corrections import correct_hand, record_sheet
+    from scoring.table_rules import limit_total
+
+    club.rule_set = rules
+    club.save()
+    session = seated_session(club, sizes=(4, 4))
+    table, sheet_table = start_play(session)
+    limit = limit_total(table)
+    assert (limit is None) == (rules == "u3a")
+    top = limit if limit is not None else 10
+    below = {"classical": 100, "hk": 3, "fan": 8, "u3a": 8}[rules]
+    at_limit = record_win(table, 1, Win(1, "wall", None, top))
+    below_limit = record_win(table, 2, Win(2, "wall", None, below))
+    assert (at_limit.limit, below_limit.limit) == (limit is not None, False)
+    correction = correct_hand(table, 2, Win(2, "wall", None, top), "It was the limit")
+    assert correction.replacement.limit == (limit is not None)
+    sheet = record_sheet(sheet_table, [Win(0, "wall", None, top), Win(1, "wall", None, below)])
+    assert [hand.limit for hand in sheet] == [limit is not None, False]
+
+
+def test_the_migration_marks_stored_quick_hands_at_the_limit(club):
+    import importlib
+
+    from django.apps import apps
+
+    from scoring.models import Hand
+
+    migration = importlib.import_module("scoring.migrations.0006_quick_hands_at_the_limit")
+    session = seated_session(club, sizes=(4,))  # classical: limit 2000
+    match = start_play(session)[0]
+    record_win(match, 1, Win(1, "wall", None, 2000))
+    record_win(match, 2, Win(2, "wall", None, 100))
+    Hand.objects.update(limit=False)  # as stored before the fix
+    migration.quick_hands_at_the_limit(apps, None)
+    assert list(match.live_hands().values_list("total", "limit")) == [(2000, True), (100, False)]
