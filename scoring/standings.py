@@ -790,21 +790,21 @@ def records(club: Club, limit: int = 10) -> Records:
     for rules, _ in rule_set_choices():
         top = (
             MatchResult.objects.filter(session__club=club, rules=rules, best_total__isnull=False)
-            .order_by("-best_total", "pk")
+            .order_by("-best_total", "chair_id")
             .values("pk")[:limit]
         )
         tops |= Q(pk__in=top)
     best = (
         MatchResult.objects.filter(tops)
         .select_related("member", "session", "match", "best_hand")
-        .order_by("rules", "-best_total", "pk")
+        .order_by("rules", "-best_total", "chair_id")
     )
     for result in best:
         highest.setdefault(result.rules, []).append(result)
     # Every limit hand of every season: plain rows (no model instances) keep a long list cheap.
     limits = list(
         limit_hands(club)
-        .order_by("-match__session__date", "-number")
+        .order_by("-match__session__date", "-number", "match__table_number", "match_id")
         .values(
             "total",
             "number",
@@ -819,7 +819,9 @@ def records(club: Club, limit: int = 10) -> Records:
     streaks = list(
         MatchResult.objects.filter(session__club=club, longest_streak__gte=2)
         .select_related("member", "session")
-        .order_by("-longest_streak", "pk")[:limit]  # the index's own order: earliest first
+        # Ties earliest first by chair (a chair keeps its id through a rebuild and a backup
+        # restored; a result row is numbered anew, so ties by it would swap places).
+        .order_by("-longest_streak", "chair_id")[:limit]
     )
     return Records(highest, limits, streaks)
 

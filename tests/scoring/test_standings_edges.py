@@ -242,3 +242,25 @@ def test_the_migration_marks_stored_quick_hands_at_the_limit(club):
     Hand.objects.update(limit=False)  # as stored before the fix
     migration.quick_hands_at_the_limit(apps, None)
     assert list(match.live_hands().values_list("total", "limit")) == [(2000, True), (100, False)]
+
+
+def test_records_list_ties_in_the_same_order_after_a_rebuild(u3a):
+    # Table 2 records its hands first, so its result rows are made first while playing; a
+    # rebuild makes them in the order of the matches. Ties must not swap places.
+    session = seated_session(u3a, sizes=(4, 4))
+    first, second = start_play(session)
+    for match in (second, first):
+        record_win(match, 1, Win(1, "wall", None, 10))
+        record_win(match, 2, Win(1, "wall", None, 10))
+
+    def shown():
+        rec = standings.records(u3a)
+        return (
+            [(r.member.table_name, r.best_total) for r in rec.highest["u3a"]],
+            [(r.member.table_name, r.longest_streak) for r in rec.streaks],
+        )
+
+    live = shown()
+    assert len(live[1]) == 2
+    call_command("rebuild_standings")
+    assert shown() == live
