@@ -264,3 +264,22 @@ def test_records_list_ties_in_the_same_order_after_a_rebuild(u3a):
     assert len(live[1]) == 2
     call_command("rebuild_standings")
     assert shown() == live
+
+
+def test_a_late_arrival_who_sat_out_every_hand_has_no_place(u3a):
+    from club.seating.changes import seat_late_arrival
+
+    session = seated_session(u3a, sizes=(4,))
+    first = start_play(session)[0]
+    record_win(first, 1, Win(0, "wall", None, 10))
+    late = MemberFactory(club=u3a, table_name="Late")
+    assert seat_late_arrival(session, late).changed
+    match = session.matches.in_play().get()
+    chair = match.chairs.get(member=late).number
+    assert match.replay()[0].sitting_out == chair  # seated as the Dreamer of hand 1
+    record_win(match, 1, Win((chair + 1) % 5, "wall", None, 10))
+    end_evening(session)
+    row = next(r for r in standings.evening_results(session, u3a).rows if r.member == late)
+    assert (row.hands_played, row.points, row.placings) == (0, 0, [])
+    board = standings.leaderboard(u3a, this_season(u3a, session))
+    assert next(r.points for r in board.rows if r.name == "Late") == 0
