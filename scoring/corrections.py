@@ -82,6 +82,7 @@ def _payments(match: Match, state, hand: Hand, previous: dict) -> list[int]:
             return hand.payments  # same seat, same dealer, same goulash: the same score
         return _full_hand_payments(match, state, hand)
     win = Win(hand.winner, hand.won_by, hand.discarder, hand.total, hand.liable)
+    hand.limit = table_rules.reaches_limit(match, hand.total)  # a total agreed at the limit
     try:
         return table_rules.win_payments(match, state, win)
     except table_rules.TotalRefused as error:

@@ -151,7 +151,9 @@ def record_win(match: Match, hand_number: int, win: Win, by=None) -> Hand:
     match = _locked(match)
     _, state = _next_state(match, hand_number, win.outcome())
     payments = _win_payments(match, state, win)
-    return _save(match, _won_hand(match, hand_number, win, state, win.total, payments, by))
+    limit = table_rules.reaches_limit(match, win.total)
+    hand = _won_hand(match, hand_number, win, state, win.total, payments, by, limit=limit)
+    return _save(match, hand)
 
 
 def _score_full(match: Match, state, win: FullWin):
