@@ -68,10 +68,11 @@ document.addEventListener("securitypolicyviolation", (e) => {
                 + ` at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample || ""} ${on}`);
 });
 """
-# Requests a browser itself gives up on, which are not failures of the site: htmx drops a
-# request its `hx-sync` replaces ("abort"), and leaving a page stops its polls in flight.
-ABORTED_BY_THE_BROWSER = ("net::ERR_ABORTED",)
-BACKGROUND_REQUESTS = ("xhr", "fetch")
+# Requests the browser itself gives up on, which are not failures of the site: leaving a
+# page stops what it was still loading (a stylesheet, a poll), htmx cancels a request its
+# `hx-sync` says to, and a download is not a page. A missing file is an answer (404), and a
+# file the policy blocks is "net::ERR_BLOCKED_BY_CSP": both still count.
+ABORTED_BY_THE_BROWSER = "net::ERR_ABORTED"
 
 
 class BrowserWatch:
@@ -106,7 +107,7 @@ class BrowserWatch:
 
     def on_request_failed(self, request) -> None:
         failure = request.failure or ""
-        if failure in ABORTED_BY_THE_BROWSER and request.resource_type in BACKGROUND_REQUESTS:
+        if failure == ABORTED_BY_THE_BROWSER:
             return
         self.add(f"request failed: {request.method} {request.url} {failure}")
 

@@ -101,13 +101,13 @@ class Evening:
 def screenshots(request):
     """The folder the journey's screenshots go to, one per server (live_server,
     gunicorn-production), emptied first so a run shows only its own steps."""
-    folder = SCREENSHOTS / request.node.callspec.params["site"].replace(" ", "-")
+    folder = SCREENSHOTS / request.node.callspec.params["site"]
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     return folder
 
 
-@pytest.fixture(params=["live_server", "gunicorn production"])
+@pytest.fixture(params=["live_server", "gunicorn-production"])
 def site(request, transactional_db):
     """The server the hall's devices talk to: Django's live server, and a real gunicorn
     with DEBUG off serving the static files from `collectstatic` through the production
