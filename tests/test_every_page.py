@@ -218,6 +218,7 @@ def test_every_page_renders_for_everyone_under_the_production_static_storage(
     problems += [f"{name}: no role could open it ({sorted(opened[name])})" for name in never]
     assert problems == [], f"{len(problems)} problem(s):\n" + "\n".join(problems)
     assert rendered > 400  # the walk really rendered the pages
+    print(f"{len(pages)} addresses, {len(roles)} roles: {rendered} HTML pages rendered")
 
 
 def test_no_template_has_a_comment_over_several_lines():
