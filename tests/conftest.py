@@ -50,3 +50,14 @@ def coordinator_client(client, coordinator):
 def member_client(client, member_user):
     client.force_login(member_user)
     return client
+
+
+@pytest.fixture(scope="session")
+def production_static(tmp_path_factory):
+    """A STATIC_ROOT filled by `collectstatic` with the production storage (whitenoise's
+    compressed manifest), once per test run; see tests/faults/server.py."""
+    from tests.faults.server import collect_static
+
+    root = tmp_path_factory.mktemp("static-root")
+    collect_static(root)
+    return root

@@ -24,6 +24,21 @@ LOST = "Not saved: the connection to the club’s computer was lost."
 RESTARTING = "the club’s computer is restarting"
 
 
+@pytest.fixture(autouse=True)
+def deliberate_failures(browser_watch):
+    """The failures these tests make on purpose (the routes below), and what the browser
+    and htmx log about them; anything else still fails the test."""
+    why = "the connection is cut or the server restarting, on purpose"
+    browser_watch.allow(r"/tables/1/win/ net::ERR_CONNECTION_RESET", why)
+    browser_watch.allow(r"Failed to load resource: net::ERR_CONNECTION_RESET .*/tables/1/win/", why)
+    browser_watch.allow(r"/check-in/\d+/ net::ERR_INTERNET_DISCONNECTED", why)
+    browser_watch.allow(r"Failed to load resource: net::ERR_INTERNET_DISCONNECTED", why)
+    browser_watch.allow(
+        r"(answer 503: POST |status of 503 .*|Error Code 503 from )[^ ]*/tables/1/win/", why
+    )
+    browser_watch.allow(r"console error: htmx:(afterRequest|sendError), \[object HTML", why)
+
+
 @pytest.fixture
 def table_page(live_server, browser):
     session = one_named_table("u3a", NAMES)

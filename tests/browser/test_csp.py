@@ -107,3 +107,45 @@ def test_member_and_public_pages_keep_to_the_policy(live_server, browser, demo_c
     ]:
         visit(watcher, base + path)
     assert watcher.problems == []
+
+
+# Browser extensions (password managers, spelling aids) and checkers such as axe give page
+# elements an inline style through the DOM, which the policy allows; htmx then copied that
+# attribute onto the swapped-in element with setAttribute, which the policy blocks.
+GIVE_EVERY_INPUT_A_STYLE = """() => {
+  for (const el of document.querySelectorAll("input[id]")) {
+    el.style.outline = "0px";
+    el.style.removeProperty("outline");  // leaves style="", as axe does
+  }
+}"""
+
+
+def test_recording_hands_logs_nothing(live_server, browser, transactional_db, browser_watch):
+    """At a table: a preview, Save pressed straight after typing the total (the total's
+    "change" used to send a preview that the save then aborted, which htmx logs as an
+    error), the preview's request inheriting the form's hx-disabled-elt (which found no
+    button and was logged), and a swap over elements that carry an inline style. No console
+    error and no policy violation, in any of them."""
+    from games.start import start_play
+    from tests.browser.helpers import record_quick_win
+    from tests.factories import CoordinatorFactory
+    from tests.games.helpers import one_named_table
+
+    session = one_named_table("u3a", ["Ann", "Betty", "Carol", "Dot"])
+    start_play(session)
+    CoordinatorFactory(username="boss")
+    page = log_in(
+        browser.new_page(viewport={"width": 1024, "height": 768}), live_server.url, "boss"
+    )
+    page.goto(f"{live_server.url}/play/{session.pk}/tables/1/")
+    page.evaluate(GIVE_EVERY_INPUT_A_STYLE)
+    record_quick_win(page, 1, "Betty", "Self-drawn from the wall", 10)
+    page.evaluate(GIVE_EVERY_INPUT_A_STYLE)
+    form = page.locator("#win-form")
+    form.get_by_role("group", name="Who won?").get_by_label("Carol", exact=False).check()
+    form.get_by_label("Self-drawn from the wall").check()
+    form.get_by_label("Total the table agreed (points)").fill("8")
+    form.get_by_role("button", name="Save hand 2").click()
+    expect(page.locator(".board-hand")).to_have_text("Hand 3")
+    page.wait_for_timeout(600)  # any preview still due would have gone by now
+    assert browser_watch.unexplained() == []

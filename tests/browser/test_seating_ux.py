@@ -45,7 +45,7 @@ def room(club, n, beginners=0, **session_kwargs):
 
 
 def open_manage(browser, live_server, session, viewport):
-    page = browser.new_page(viewport=viewport, bypass_csp=True)  # axe is injected inline
+    page = browser.new_page(viewport=viewport)
     log_in(page, live_server.url, "boss")
     page.goto(f"{live_server.url}/club/sessions/{session.pk}/seating/manage/")
     page.evaluate("window.stillThisPage = true")  # gone if the page reloads

@@ -31,6 +31,7 @@ from scoring.results import ordinal
 from scoring.templatetags.standings_tags import signed
 from tests.browser.helpers import axe_violations, is_focused, log_in, record_quick_win, tab_to
 from tests.factories import CoordinatorFactory, UserFactory
+from tests.faults.server import Gunicorn
 
 TABLET = {"width": 800, "height": 1280}
 TABLE_TABLET = {"width": 1024, "height": 768}
@@ -97,23 +98,42 @@ class Evening:
 
 
 @pytest.fixture
-def screenshots():
-    """The folder the journey's screenshots go to, emptied first so a run shows only its
-    own steps."""
-    shutil.rmtree(SCREENSHOTS, ignore_errors=True)
-    SCREENSHOTS.mkdir(parents=True)
-    return SCREENSHOTS
+def screenshots(request):
+    """The folder the journey's screenshots go to, one per server (live_server,
+    gunicorn-production), emptied first so a run shows only its own steps."""
+    folder = SCREENSHOTS / request.node.callspec.params["site"]
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return folder
+
+
+@pytest.fixture(params=["live_server", "gunicorn-production"])
+def site(request, transactional_db):
+    """The server the hall's devices talk to: Django's live server, and a real gunicorn
+    with DEBUG off serving the static files from `collectstatic` through the production
+    storage (whitenoise's manifest), as a club's own computer would. Both use the test
+    database; the gunicorn stops before it is emptied."""
+    if request.param == "live_server":
+        yield request.getfixturevalue("live_server").url
+        return
+    server = Gunicorn(static_root=request.getfixturevalue("production_static"))
+    try:
+        server.start()
+        server.wait_until_ready()
+        yield server.url
+    finally:
+        server.close()
 
 
 @pytest.fixture
-def new_context(browser, club_evening):
-    """Browser contexts (one per device in the hall, axe allowed in: `bypass_csp`), all
+def new_context(browser, site, club_evening):
+    """Browser contexts (one per device in the hall), all
     closed while the evening's data still exists: an open context keeps its connections to
     the live server, and with them the server's database connections."""
     made = []
 
     def make(**kwargs):
-        made.append(browser.new_context(bypass_csp=True, **kwargs))
+        made.append(browser.new_context(**kwargs))
         return made[-1]
 
     yield make
@@ -468,8 +488,8 @@ def member_finds_her_place_on_a_phone(evening: Evening, page):
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-def test_a_whole_club_evening(live_server, new_context, club_evening, screenshots):
-    evening = Evening(live_server.url, club_evening, screenshots)
+def test_a_whole_club_evening(site, new_context, club_evening, screenshots):
+    evening = Evening(site, club_evening, screenshots)
     tablet = new_context(viewport=TABLET, has_touch=True)
     coordinator = log_in(tablet.new_page(), evening.base, "boss")
     coordinator_checks_everyone_in(evening, coordinator)

@@ -5,6 +5,10 @@ The server runs `config.settings.test`: the production settings with DEBUG off, 
 HTTP (no SSL redirect, no secure-only cookies, any host) and static files served as they are
 (the manifest storage would need `collectstatic` into the checkout, which a test should not
 write to). The database is the test database, passed as DATABASE_URL.
+
+Given a `static_root` that `collect_static` filled, the server serves static files as
+production does instead (tests/faults/production_static.py): whitenoise's compressed manifest
+storage, where a `{% static %}` file missing from the manifest is a server error.
 """
 
 from __future__ import annotations
@@ -47,6 +51,27 @@ def database_url() -> str:
     raise RuntimeError(f"No URL for database engine {db['ENGINE']}.")
 
 
+PRODUCTION_STATIC = "tests.faults.production_static"
+
+
+def collect_static(static_root: Path) -> None:
+    """`collectstatic` into `static_root` as a production install does it (hashed names, a
+    manifest, compressed copies); fails with its output if it fails."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=settings.BASE_DIR,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": PRODUCTION_STATIC,
+            "STATIC_ROOT": str(static_root),
+        },
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode:
+        raise RuntimeError(f"collectstatic failed:\n{done.stdout}{done.stderr}")
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -57,7 +82,7 @@ class Gunicorn:
     """One gunicorn master with its sync workers; `start()` again after a stop or a kill
     serves on the same port."""
 
-    def __init__(self, port: int | None = None):
+    def __init__(self, port: int | None = None, static_root: Path | None = None):
         self.port = port or free_port()
         self.process: subprocess.Popen | None = None
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (kept open for the server's life)
@@ -72,6 +97,9 @@ class Gunicorn:
             "SECRET_KEY": settings.SECRET_KEY,
             "PYTHONUNBUFFERED": "1",
         }
+        if static_root is not None:
+            self.env["DJANGO_SETTINGS_MODULE"] = PRODUCTION_STATIC
+            self.env["STATIC_ROOT"] = str(static_root)
 
     @property
     def url(self) -> str:
