@@ -52,23 +52,49 @@ def _open_match(session: Session, number: int, members: list[int], snapshot: dic
 @transaction.atomic
 def start_play(session: Session) -> list[Match]:
     """One match per table of the published seating, everyone in their chair; the session
-    moves to "in play". Pressing it again (a double tap, a second device) changes nothing."""
+    moves to "in play". Pressing it again (a double tap, a second device, or after some
+    tables finished) changes nothing: a table that has its match, finished or not, keeps it."""
     session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
     session.ensure_open("play")
     plan = SeatingPlan.objects.filter(session=session).first()
     if plan is None or plan.status != SeatingPlan.Status.PUBLISHED:
         raise CannotStart("Publish the seating first: play starts from the published tables.")
-    running = set(session.matches.in_play().values_list("table_number", flat=True))
+    latest = _latest_matches(session)
     snapshot = _rules_snapshot(session.club)
     started = [
         _open_match(session, number, members, snapshot)
         for number, members in sorted(_tables(plan).items())
-        if number not in running and MIN_PLAYERS <= len(members) <= MAX_PLAYERS
+        if _needs_new_match(latest.get(number), members)
     ]
     if session.status == Session.Status.PLANNED:
         session.status = Session.Status.IN_PLAY
         session.save(update_fields=["status"])
     return started
+
+
+def _latest_matches(session: Session, lock: bool = False) -> dict[int, Match]:
+    """Each table's latest match this evening (in play or finished), chairs loaded."""
+    matches = session.matches.prefetch_related("chairs").order_by("pk")
+    if lock:
+        matches = matches.select_for_update()
+    return {match.table_number: match for match in matches}
+
+
+def _members(match: Match) -> list[int]:
+    return [chair.member_id for chair in sorted(match.chairs.all(), key=_by_number)]
+
+
+def _needs_new_match(latest: Match | None, members: list[int]) -> bool:
+    """Whether a table seating `members` needs a new match. Only a table whose players
+    changed does: a table that played to the end (or was ended) with the same people
+    keeps its finished match, so its page, hands and tallies stay as they were."""
+    if not MIN_PLAYERS <= len(members) <= MAX_PLAYERS:
+        return False  # a table left with two waits for the coordinator's choice
+    if latest is None:
+        return True
+    if latest.is_in_play:
+        return False
+    return latest.ending == Match.Ending.TABLE_CHANGED or _members(latest) != members
 
 
 def finish(match: Match, ending: str) -> None:
@@ -83,8 +109,8 @@ def finish(match: Match, ending: str) -> None:
 def follow_seating(session: Session) -> None:
     """After a late arrival or an early leaver changed tables during play: each table
     whose players changed ends its match (the hands played stay with those who played
-    them) and starts a new one with the people now seated there. Runs inside the
-    seating change's transaction."""
+    them) and starts a new one with the people now seated there. Every other table keeps
+    its match as it is, in play or finished. Runs inside the seating change's transaction."""
     session = Session.objects.select_related("club").get(pk=session.pk)
     if session.status != Session.Status.IN_PLAY:
         return
@@ -92,20 +118,13 @@ def follow_seating(session: Session) -> None:
     if plan is None or plan.status != SeatingPlan.Status.PUBLISHED:
         return
     tables = _tables(plan)
-    running = {
-        match.table_number: match
-        for match in session.matches.in_play().select_for_update().prefetch_related("chairs")
-    }
-    snapshot = None
-    for number, match in running.items():
-        members = [chair.member_id for chair in sorted(match.chairs.all(), key=_by_number)]
-        if tables.get(number) != members:
+    latest = _latest_matches(session, lock=True)
+    for number, match in latest.items():
+        if match.is_in_play and tables.get(number) != _members(match):
             finish(match, Match.Ending.TABLE_CHANGED)
+    snapshot = None
     for number, members in sorted(tables.items()):
-        match = running.get(number)
-        if not MIN_PLAYERS <= len(members) <= MAX_PLAYERS:
-            continue  # a table left with two waits for the coordinator's choice
-        if match is None or match.status == Match.Status.FINISHED:
+        if _needs_new_match(latest.get(number), members):
             snapshot = snapshot or _rules_snapshot(session.club)
             _open_match(session, number, members, snapshot)
 
