@@ -97,6 +97,15 @@ def _needs_new_match(latest: Match | None, members: list[int]) -> bool:
     return latest.ending == Match.Ending.TABLE_CHANGED or _members(latest) != members
 
 
+def evening_goes_on(match: Match) -> bool:
+    """Whether the match's session is in play, holding its row for the rest of the
+    transaction. A write that opens a finished match again asks this first: "End the
+    evening" locks the session before the open matches, so the two queue up and a match
+    never stays open in a closed session."""
+    session = Session.objects.select_for_update().only("status").get(pk=match.session_id)
+    return session.status == Session.Status.IN_PLAY
+
+
 def finish(match: Match, ending: str) -> None:
     """Mark a match finished (the caller holds the transaction and the match's row)."""
     match.status = Match.Status.FINISHED
@@ -152,3 +161,21 @@ def end_evening(session: Session) -> int:
         session.status = Session.Status.CLOSED
         session.save(update_fields=["status"])
     return ended
+
+
+def reopen_play(session: Session) -> int:
+    """The closed evening is reopened: every table whose match "End the evening" ended
+    (and nothing else) carries on where it stood, so a hand that arrived too late can be
+    added. Matches that played to the end, or ended when their table changed, stay as
+    they are. Runs inside the reopening's transaction; returns how many tables carry on."""
+    reopened = 0
+    for match in _latest_matches(session, lock=True).values():
+        if match.is_in_play or match.ending != Match.Ending.CLOSED:
+            continue
+        if match.replay()[-1].over:
+            continue  # corrected to its end meanwhile: nothing more to play
+        match.status, match.ending, match.finished_at = Match.Status.IN_PLAY, "", None
+        match.version += 1
+        match.save(update_fields=["status", "ending", "finished_at", "version"])
+        reopened += 1
+    return reopened

@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from club.models import Session
 from games import flow
 from games.models import PAY_FIELDS, Match
-from games.start import finish
+from games.start import evening_goes_on, finish
 from scoring import table_rules
 from scoring.models import Correction, Hand, KongChips
 from scoring.recording import RecordingError, Win
@@ -253,9 +252,10 @@ def _move_status(match: Match, after) -> None:
         table_free = not Match.objects.in_play().filter(
             session_id=match.session_id, table_number=match.table_number
         )
-        if table_free and match.session.status == Session.Status.IN_PLAY:
+        goes_on = evening_goes_on(match)  # the session's row held, as "End the evening" does
+        if table_free and goes_on:
             match.status, match.ending, match.finished_at = Match.Status.IN_PLAY, "", None
-        elif match.session.status == Session.Status.CLOSED:
+        elif not goes_on:
             match.ending = Match.Ending.CLOSED
         else:
             match.ending = Match.Ending.ENDED

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import flow
 from games.models import Match
-from games.start import finish
+from games.start import evening_goes_on, finish
 from scoring import table_rules
 from scoring.models import Hand, KongChips
 from scoring.standings import refresh_match
@@ -32,6 +32,16 @@ class RecordingError(Exception):
 
 class AlreadyRecorded(RecordingError):
     pass
+
+
+class EveningEnded(Exception):
+    """The coordinator ended the evening (at `at`) before this write arrived: nothing was
+    saved. Not a RecordingError: the table's pages answer it on their own, keeping what
+    was entered, because the evening can be reopened and the write made then."""
+
+    def __init__(self, at=None):
+        super().__init__("The coordinator ended the evening before this arrived.")
+        self.at = at
 
 
 @dataclass(frozen=True)
@@ -64,8 +74,16 @@ class Win:
         return {"winner": self.winner, "won_by": self.won_by, "discarder": self.discarder}
 
 
+def _ended_by_the_evening(match: Match) -> None:
+    # "End the evening" holds every open match's row while it closes them, so a write
+    # that queued behind it finds the match closed here and is refused, never half-saved.
+    if not match.is_in_play and match.ending == Match.Ending.CLOSED:
+        raise EveningEnded(match.finished_at)
+
+
 def _locked(match: Match) -> Match:
     match = Match.objects.select_for_update().get(pk=match.pk)
+    _ended_by_the_evening(match)
     if not match.is_in_play:
         raise RecordingError("This match is finished: ask the coordinator to correct a hand.")
     return match
@@ -244,6 +262,7 @@ def undo_last_hand(match: Match, hand_number: int, by=None) -> Hand:
     """Void the last hand that counts (it stays in the records, marked). `hand_number` is
     the hand the page offered to undo, so a second tap cannot undo an earlier hand too."""
     match = Match.objects.select_for_update().get(pk=match.pk)
+    _ended_by_the_evening(match)
     last = match.live_hands().last()
     if last is None:
         raise RecordingError("There is no hand to undo yet.")
@@ -251,6 +270,8 @@ def undo_last_hand(match: Match, hand_number: int, by=None) -> Hand:
         raise AlreadyRecorded(f"Hand {hand_number} was already undone.")
     if not match.is_in_play and match.ending != Match.Ending.FLOW:
         raise RecordingError("This match is finished: ask the coordinator to correct a hand.")
+    if not match.is_in_play and not evening_goes_on(match):
+        raise EveningEnded()
     last.voided_at = timezone.now()
     last.voided_by = by
     last.void_reason = UNDONE_REASON
