@@ -107,14 +107,31 @@ def _next_state(match: Match, hand_number: int, outcome: dict | None = None):
     return hands, states[-2] if outcome is not None else states[-1]
 
 
+def _rederive_kongs(match: Match, states) -> None:
+    """Kong chips follow the hands as a correction makes them follow (one derivation,
+    scoring.corrections): a hand entered again after an undo can change who deals and
+    who sits out the next hand, so who pays the kong chips recorded in it."""
+    from scoring.corrections import HandRefused, rederive_kongs  # it imports this module
+
+    try:
+        rederive_kongs(match, states)
+    except HandRefused as error:
+        raise RecordingError(
+            f"Hand {error.number}: {error.reason} Take those kong chips back first, or ask "
+            "the coordinator to correct the hands."
+        ) from error
+
+
 def _save(match: Match, hand: Hand) -> Hand:
     try:
         with transaction.atomic():
             hand.save()
     except IntegrityError as error:  # the same hand number, saved a moment ago
         raise AlreadyRecorded(f"Hand {hand.number} is already recorded.") from error
+    states = match.replay()
+    _rederive_kongs(match, states)
     refresh_match(match)
-    after = match.replay()[-1]
+    after = states[-1]
     if after.over:
         finish(match, Match.Ending.FLOW)
     else:
@@ -242,7 +259,8 @@ def take_back_kong(match: Match, kong_id: int, by=None) -> KongChips:
     if kong.is_voided:
         raise AlreadyRecorded("Those kong chips were already taken back.")
     hand = match.replay()[-1].hand
-    if kong.hand_number != hand:
+    # Chips of a later hand wait there after an undo of the hand before: not finished either.
+    if kong.hand_number < hand:
         raise RecordingError(
             f"Those kong chips belong to hand {kong.hand_number}, which is finished: undo that "
             "hand first, or ask the coordinator to correct it."
@@ -276,6 +294,7 @@ def undo_last_hand(match: Match, hand_number: int, by=None) -> Hand:
     last.voided_by = by
     last.void_reason = UNDONE_REASON
     last.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    _rederive_kongs(match, match.replay())
     refresh_match(match)
     if not match.is_in_play:  # undoing the hand that ended the match opens it again
         match.status, match.ending, match.finished_at = Match.Status.IN_PLAY, "", None
