@@ -72,11 +72,12 @@ def start_play(session: Session) -> list[Match]:
     return started
 
 
-def _latest_matches(session: Session, lock: bool = False) -> dict[int, Match]:
-    """Each table's latest match this evening (in play or finished), chairs loaded."""
+def _latest_matches(session: Session) -> dict[int, Match]:
+    """Each table's latest match this evening (in play or finished), chairs loaded. Read
+    after locking the rows the caller will change: a write that reopens a finished match
+    holds the session's row first (`evening_goes_on`), so finished ones need no lock here,
+    and locking them would deadlock with such a write."""
     matches = session.matches.prefetch_related("chairs").order_by("pk")
-    if lock:
-        matches = matches.select_for_update()
     return {match.table_number: match for match in matches}
 
 
@@ -127,7 +128,8 @@ def follow_seating(session: Session) -> None:
     if plan is None or plan.status != SeatingPlan.Status.PUBLISHED:
         return
     tables = _tables(plan)
-    latest = _latest_matches(session, lock=True)
+    list(session.matches.in_play().select_for_update())  # hands saved meanwhile queue up
+    latest = _latest_matches(session)
     for number, match in latest.items():
         if match.is_in_play and tables.get(number) != _members(match):
             finish(match, Match.Ending.TABLE_CHANGED)
@@ -169,7 +171,8 @@ def reopen_play(session: Session) -> int:
     added. Matches that played to the end, or ended when their table changed, stay as
     they are. Runs inside the reopening's transaction; returns how many tables carry on."""
     reopened = 0
-    for match in _latest_matches(session, lock=True).values():
+    list(session.matches.filter(ending=Match.Ending.CLOSED).select_for_update())
+    for match in _latest_matches(session).values():
         if match.is_in_play or match.ending != Match.Ending.CLOSED:
             continue
         if match.replay()[-1].over:

@@ -249,9 +249,10 @@ def record_kong(match: Match, hand_number: int, chair: int, kind: str, by=None) 
 
 @transaction.atomic
 def take_back_kong(match: Match, kong_id: int, by=None) -> KongChips:
-    """Void kong chips saved by mistake (the wrong player or kind) in the hand being played.
-    A finished hand's chips stay: its payments and the hands after it were agreed with them,
-    so that hand is undone first (or the coordinator corrects it)."""
+    """Void kong chips saved by mistake (the wrong player or kind) in the hand being played
+    (or in the next one, where they wait after the hand before it was undone). A finished
+    hand's chips stay: its payments and the hands after it were agreed with them, so that
+    hand is undone first (or the coordinator corrects it)."""
     match = _locked(match)
     kong = match.kong_chips.filter(pk=kong_id).first()
     if kong is None:
