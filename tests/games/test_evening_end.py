@@ -3,6 +3,7 @@ keeps what was entered, and can be sent again once the coordinator reopens the e
 when the tables the end stopped carry on. Ending and saving at once never lose a hand."""
 
 import re
+import uuid
 from html import unescape
 
 import pytest
@@ -59,7 +60,7 @@ def _writes(match) -> dict[str, dict]:
     return {
         "win": {"hand": "2", "winner": "1", "won_by": "wall", "total": "12", "action": "save"},
         "draw": {"hand": "2"},
-        "kong": {"hand": "2", "chair": "2", "kind": "concealed"},
+        "kong": {"hand": "2", "chair": "2", "kind": "concealed", "key": str(uuid.uuid4())},
         "take_back_kong": {"kong": str(kong.pk) if kong else "0"},
         "undo": {"hand": "1"},
     }
