@@ -222,10 +222,16 @@ def board(match: Match, user=None) -> Board:
                 features=hand.features,
             )
         )
+    # Kong chips of the hand being played, and any of the next hand left there by undoing
+    # the hand before it (they wait for it, and can still be taken back).
     kongs_now = [
-        KongLine(kong.pk, kong_words(kong, names))
+        KongLine(
+            kong.pk,
+            kong_words(kong, names)
+            + (f" in hand {kong.hand_number}" if kong.hand_number != state.hand else ""),
+        )
         for kong in kongs
-        if not kong.is_voided and kong.hand_number == state.hand and not state.over
+        if not kong.is_voided and kong.hand_number >= state.hand and not state.over
     ]
     # Kong chips of the hand being played now (its result is not recorded yet).
     if kongs_by_hand.get(state.hand):

@@ -52,23 +52,59 @@ def _open_match(session: Session, number: int, members: list[int], snapshot: dic
 @transaction.atomic
 def start_play(session: Session) -> list[Match]:
     """One match per table of the published seating, everyone in their chair; the session
-    moves to "in play". Pressing it again (a double tap, a second device) changes nothing."""
+    moves to "in play". Pressing it again (a double tap, a second device, or after some
+    tables finished) changes nothing: a table that has its match, finished or not, keeps it."""
     session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
     session.ensure_open("play")
     plan = SeatingPlan.objects.filter(session=session).first()
     if plan is None or plan.status != SeatingPlan.Status.PUBLISHED:
         raise CannotStart("Publish the seating first: play starts from the published tables.")
-    running = set(session.matches.in_play().values_list("table_number", flat=True))
+    latest = _latest_matches(session)
     snapshot = _rules_snapshot(session.club)
     started = [
         _open_match(session, number, members, snapshot)
         for number, members in sorted(_tables(plan).items())
-        if number not in running and MIN_PLAYERS <= len(members) <= MAX_PLAYERS
+        if _needs_new_match(latest.get(number), members)
     ]
     if session.status == Session.Status.PLANNED:
         session.status = Session.Status.IN_PLAY
         session.save(update_fields=["status"])
     return started
+
+
+def _latest_matches(session: Session) -> dict[int, Match]:
+    """Each table's latest match this evening (in play or finished), chairs loaded. Read
+    after locking the rows the caller will change: a write that reopens a finished match
+    holds the session's row first (`evening_goes_on`), so finished ones need no lock here,
+    and locking them would deadlock with such a write."""
+    matches = session.matches.prefetch_related("chairs").order_by("pk")
+    return {match.table_number: match for match in matches}
+
+
+def _members(match: Match) -> list[int]:
+    return [chair.member_id for chair in sorted(match.chairs.all(), key=_by_number)]
+
+
+def _needs_new_match(latest: Match | None, members: list[int]) -> bool:
+    """Whether a table seating `members` needs a new match. Only a table whose players
+    changed does: a table that played to the end (or was ended) with the same people
+    keeps its finished match, so its page, hands and tallies stay as they were."""
+    if not MIN_PLAYERS <= len(members) <= MAX_PLAYERS:
+        return False  # a table left with two waits for the coordinator's choice
+    if latest is None:
+        return True
+    if latest.is_in_play:
+        return False
+    return latest.ending == Match.Ending.TABLE_CHANGED or _members(latest) != members
+
+
+def evening_goes_on(match: Match) -> bool:
+    """Whether the match's session is in play, holding its row for the rest of the
+    transaction. A write that opens a finished match again asks this first: "End the
+    evening" locks the session before the open matches, so the two queue up and a match
+    never stays open in a closed session."""
+    session = Session.objects.select_for_update().only("status").get(pk=match.session_id)
+    return session.status == Session.Status.IN_PLAY
 
 
 def finish(match: Match, ending: str) -> None:
@@ -83,8 +119,8 @@ def finish(match: Match, ending: str) -> None:
 def follow_seating(session: Session) -> None:
     """After a late arrival or an early leaver changed tables during play: each table
     whose players changed ends its match (the hands played stay with those who played
-    them) and starts a new one with the people now seated there. Runs inside the
-    seating change's transaction."""
+    them) and starts a new one with the people now seated there. Every other table keeps
+    its match as it is, in play or finished. Runs inside the seating change's transaction."""
     session = Session.objects.select_related("club").get(pk=session.pk)
     if session.status != Session.Status.IN_PLAY:
         return
@@ -92,20 +128,14 @@ def follow_seating(session: Session) -> None:
     if plan is None or plan.status != SeatingPlan.Status.PUBLISHED:
         return
     tables = _tables(plan)
-    running = {
-        match.table_number: match
-        for match in session.matches.in_play().select_for_update().prefetch_related("chairs")
-    }
-    snapshot = None
-    for number, match in running.items():
-        members = [chair.member_id for chair in sorted(match.chairs.all(), key=_by_number)]
-        if tables.get(number) != members:
+    list(session.matches.in_play().select_for_update())  # hands saved meanwhile queue up
+    latest = _latest_matches(session)
+    for number, match in latest.items():
+        if match.is_in_play and tables.get(number) != _members(match):
             finish(match, Match.Ending.TABLE_CHANGED)
+    snapshot = None
     for number, members in sorted(tables.items()):
-        match = running.get(number)
-        if not MIN_PLAYERS <= len(members) <= MAX_PLAYERS:
-            continue  # a table left with two waits for the coordinator's choice
-        if match is None or match.status == Match.Status.FINISHED:
+        if _needs_new_match(latest.get(number), members):
             snapshot = snapshot or _rules_snapshot(session.club)
             _open_match(session, number, members, snapshot)
 
@@ -133,3 +163,22 @@ def end_evening(session: Session) -> int:
         session.status = Session.Status.CLOSED
         session.save(update_fields=["status"])
     return ended
+
+
+def reopen_play(session: Session) -> int:
+    """The closed evening is reopened: every table whose match "End the evening" ended
+    (and nothing else) carries on where it stood, so a hand that arrived too late can be
+    added. Matches that played to the end, or ended when their table changed, stay as
+    they are. Runs inside the reopening's transaction; returns how many tables carry on."""
+    reopened = 0
+    list(session.matches.filter(ending=Match.Ending.CLOSED).select_for_update())
+    for match in _latest_matches(session).values():
+        if match.is_in_play or match.ending != Match.Ending.CLOSED:
+            continue
+        if match.replay()[-1].over:
+            continue  # corrected to its end meanwhile: nothing more to play
+        match.status, match.ending, match.finished_at = Match.Status.IN_PLAY, "", None
+        match.version += 1
+        match.save(update_fields=["status", "ending", "finished_at", "version"])
+        reopened += 1
+    return reopened

@@ -9,6 +9,7 @@ Refusals re-render the form with status 200 (htmx 2 swaps no 4xx) and the entrie
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import wraps
 
 from django.contrib import messages
@@ -17,6 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -25,6 +27,7 @@ from club.models import Club, Session, SessionClosed
 from club.roles import coordinator_required, is_coordinator
 from games import dice, selectors
 from games.forms import HandNumberForm, KongForm, TablePickerForm, TakeBackKongForm, WinForm
+from games.models import Match
 from games.start import CannotStart, end_evening, start_play
 from scoring import recording, table_rules
 from scoring.engine import EngineError
@@ -39,8 +42,14 @@ def _session(session_id: int) -> Session:
     return get_object_or_404(Session, pk=session_id, club=Club.objects.current())
 
 
-def table_view(write: bool = False):
-    """Resolve the table's match and check who may see it (and, for `write`, record)."""
+def table_view(write: bool = False, sent=None, ended=None):
+    """Resolve the table's match and check who may see it (and, for `write`, record).
+
+    A write that arrives after the coordinator ended the evening (checked here, or found
+    by the recording function that queued behind "End the evening") is answered by
+    `_evening_ended`, keeping what was entered; `sent(request, match)` says in words what
+    it was (see `_Sent`); a view whose answer is not the table page passes its own
+    `ended(request, match)` instead."""
 
     def decorate(view):
         @wraps(view)
@@ -53,9 +62,13 @@ def table_view(write: bool = False):
                 raise Http404("Play has not started at this table.")
             if not is_coordinator(request.user) and match.chair_of(request.user) is None:
                 raise PermissionDenied("You can record hands only at the table where you sit.")
+            answer = ended or (lambda request, match: _evening_ended(request, match, sent))
             if write and session.status != Session.Status.IN_PLAY:
-                raise PermissionDenied("Hands are recorded only while the session is in play.")
-            return view(request, match)
+                return answer(request, match)
+            try:
+                return view(request, match)
+            except recording.EveningEnded:
+                return answer(request, match)
 
         return wrapper
 
@@ -108,6 +121,106 @@ def _table_changed(request, match):
             "match. Nothing was recorded: check the list, then record again if needed.",
         )
     return None
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """What a write that came too late was: `what` arrived, `result` (it was not saved),
+    what reopening lets the table `todo`, and `lines` in words of what was entered."""
+
+    what: str = "this hand"
+    result: str = "it was not saved"
+    todo: str = "add it"
+    lines: tuple[str, ...] = ()
+
+
+def _ended_at(match) -> str:
+    """When the evening was ended ("22:03"): when "End the evening" closed this match, or
+    the session's other matches; empty if no match was open then."""
+    ended = Match.objects.filter(session_id=match.session_id, ending=Match.Ending.CLOSED)
+    at = (
+        ended.filter(pk=match.pk).values_list("finished_at", flat=True).first()
+        or ended.order_by("-finished_at").values_list("finished_at", flat=True).first()
+    )
+    return timezone.localtime(at).strftime("%H:%M") if at else ""
+
+
+def evening_ended_message(match, sent: _Sent) -> str:
+    at = _ended_at(match)
+    return (
+        f"The coordinator ended the evening{f' at {at}' if at else ''} before {sent.what} "
+        f"arrived; {sent.result}. Ask the coordinator to reopen the evening to {sent.todo}."
+    )
+
+
+def _evening_ended(request, match, sent=None):
+    """A write refused because the evening was ended: the table page (status 200, htmx
+    swaps it) saying so plainly, with what this device entered kept on screen in words
+    and as a form that sends it again once the coordinator has reopened the evening."""
+    match = Match.objects.select_related("session").get(pk=match.pk)  # as it is now
+    described = sent(request, match) if sent and request.method == "POST" else _Sent()
+    kept = [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name != "csrfmiddlewaretoken"
+        for value in values
+    ]
+    ended = {
+        "message": evening_ended_message(match, described),
+        "lines": described.lines,
+        "fields": kept,
+        "action": request.path,
+    }
+    return _page(request, match, evening_ended=ended)
+
+
+def _sent_win(request, match) -> _Sent:
+    board = selectors.board(match, request.user)
+    form = WinForm(request.POST, board=board)
+    if not form.is_valid():
+        return _Sent()
+    win = form.win()
+    hand = Hand(
+        winner=win.winner,
+        won_by=win.won_by,
+        discarder=win.discarder,
+        total=win.total,
+        liable=win.liable,
+    )
+    number = form.cleaned_data["hand"]
+    text = selectors.describe_hand(hand, board.names, board.unit)
+    return _Sent(f"hand {number}", lines=(f"Hand {number}: {text}.",))
+
+
+def _sent_draw(request, match) -> _Sent:
+    form = HandNumberForm(request.POST)
+    if not form.is_valid():
+        return _Sent()
+    number = form.cleaned_data["hand"]
+    return _Sent(f"hand {number}", lines=(f"Hand {number}: a draw, nobody went out.",))
+
+
+def _sent_kong(request, match) -> _Sent:
+    board = selectors.board(match, request.user)
+    form = KongForm(request.POST, board=board)
+    sent = _Sent("these kong chips", "they were not saved", "add them")
+    if not form.is_valid():
+        return sent
+    data = form.cleaned_data
+    kind = dict(form.fields["kind"].choices).get(data["kind"], data["kind"])
+    line = f"Kong chips in hand {data['hand']}: {board.names[data['chair']]}, {kind}."
+    return _Sent(sent.what, sent.result, sent.todo, (line,))
+
+
+def _sent_take_back(request, match) -> _Sent:
+    return _Sent("this take-back", "the kong chips stay as they were", "take them back")
+
+
+def _sent_undo(request, match) -> _Sent:
+    form = HandNumberForm(request.POST)
+    number = form.cleaned_data["hand"] if form.is_valid() else None
+    hand = f"hand {number}" if number else "the last hand"
+    return _Sent("this undo", f"{hand} was not undone", "undo it", (f"Undo {hand}.",))
 
 
 def _stale_message(posted: int, now: int) -> str:
@@ -183,7 +296,7 @@ def live(request, match):
     )
 
 
-@table_view(write=True)
+@table_view(write=True, sent=_sent_win)
 @require_POST
 def record_win(request, match):
     if changed := _table_changed(request, match):
@@ -274,7 +387,14 @@ def _preview(match, number: int, win) -> dict:
     return {"lines": selectors.pay_words(names, payments)}
 
 
-@table_view(write=True)
+def _preview_ended(request, match):
+    """The live preview after the evening was ended: says so where the payments would be."""
+    board = selectors.board(match, request.user)
+    preview = {"refused": evening_ended_message(match, _Sent())}
+    return render(request, TEMPLATE + "#preview", {"preview": preview, "board": board})
+
+
+@table_view(write=True, ended=_preview_ended)
 @require_POST
 def preview_win(request, match):
     """The live payment preview beside the win form (an htmx partial)."""
@@ -302,7 +422,7 @@ def _simple_write(request, match, form, write, done: str):
     return _saved(request, match, done.format(number=number))
 
 
-@table_view(write=True)
+@table_view(write=True, sent=_sent_draw)
 @require_POST
 def record_draw(request, match):
     def write(number):
@@ -317,7 +437,7 @@ def record_draw(request, match):
     )
 
 
-@table_view(write=True)
+@table_view(write=True, sent=_sent_kong)
 @require_POST
 def record_kong(request, match):
     board = selectors.board(match, request.user)
@@ -370,7 +490,7 @@ def _kong_too_late(number: int) -> str:
     )
 
 
-@table_view(write=True)
+@table_view(write=True, sent=_sent_take_back)
 @require_POST
 def take_back_kong(request, match):
     """Kong chips saved by mistake in the hand being played are voided (kept, marked)."""
@@ -389,7 +509,7 @@ def take_back_kong(request, match):
     return _saved(request, match, f"{name}'s kong chips are taken back.")
 
 
-@table_view(write=True)
+@table_view(write=True, sent=_sent_undo)
 @require_POST
 def undo(request, match):
     def write(number):
@@ -445,11 +565,31 @@ def _same_full_hand_again(match, number: int, user, win: recording.FullWin) -> b
     )
 
 
-@table_view(write=True)
+def _full_hand_ended(request, match):
+    match = Match.objects.select_related("session").get(pk=match.pk)  # as it is now
+    if request.method == "POST":
+        return _full_hand(request, match, ended=True)
+    at = _ended_at(match)
+    return _to_table(
+        request,
+        match,
+        f"The coordinator ended the evening{f' at {at}' if at else ''}, so no more hands can "
+        "be recorded. Ask the coordinator to reopen the evening to add one.",
+        messages.warning,
+    )
+
+
+@table_view(write=True, ended=_full_hand_ended)
 @require_http_methods(["GET", "POST"])
 def full_hand(request, match):
     """Work out the score from the tiles: the tile picker with the winds, dealer and goulash
     from the match, a live itemised preview, and saving the hand as quick entry does."""
+    return _full_hand(request, match)
+
+
+def _full_hand(request, match, ended: bool = False):
+    """The picker page; `ended`: the evening was ended, so the tiles chosen stay on screen
+    with the reason nothing can be saved."""
     posted_match = request.POST.get("match", "")
     if posted_match and posted_match != str(match.pk):
         return _to_table(
@@ -460,13 +600,15 @@ def full_hand(request, match):
             messages.warning,
         )
     board = selectors.board(match, request.user)
-    if not _can_record(board):
+    if not ended and not _can_record(board):
         return _to_table(request, match, "This match is over: no more hands to record.")
     form = TablePickerForm(request.POST or None, board=board)
     form.build()
     number = form.choice("hand") or board.hand
     save_error = ""
-    if "save" in request.POST:
+    if ended:
+        save_error = evening_ended_message(match, _Sent(f"hand {number}"))
+    elif "save" in request.POST:
         missing = form.missing()
         if missing or form.draft.is_empty:
             save_error = f"Before saving, choose {', '.join(missing or ['the tiles'])}."

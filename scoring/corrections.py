@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from club.models import Session
 from games import flow
 from games.models import PAY_FIELDS, Match
-from games.start import finish
+from games.start import evening_goes_on, finish
 from scoring import table_rules
 from scoring.models import Correction, Hand, KongChips
 from scoring.recording import RecordingError, Win
@@ -166,7 +165,17 @@ def _kong_snapshot(kong: KongChips) -> dict:
     }
 
 
-def _rederive_kongs(match: Match, kongs, states, gap: int | None, names) -> list[dict]:
+def rederive_kongs(match: Match, states, *, gap: int | None = None) -> list[dict]:
+    """Give every live kong chip of `match` the payers its hand's state now says (the
+    dealer and who sits out follow the outcomes before it), saving what changed: the one
+    derivation for a correction and for the table's own undo and re-entry. `states` are the
+    flow's states (before each hand, and the hand being played). `gap` is the number of a
+    hand just voided: later kong chips move up with their hands. Kong chips recorded in a
+    hand after the one being played wait as they are: they were made in the hand that was
+    being played when the hand before it was undone, and are derived again once it is
+    entered again. Returns what changed; raises HandRefused naming a kong that cannot stand."""
+    kongs = list(match.kong_chips.filter(voided_at__isnull=True).order_by("hand_number", "pk"))
+    names = _names(match) if kongs else []
     changes = []
     last = len(states)  # the hand being played now, if the match is open
     for kong in kongs:
@@ -174,6 +183,8 @@ def _rederive_kongs(match: Match, kongs, states, gap: int | None, names) -> list
         if gap is not None and number > gap:
             number -= 1  # the hands after a voided one move up a place
         state = states[number - 1] if number <= last else None
+        if state is None and not states[-1].over:
+            continue  # after the hand being played: waits for the hands before it
         if state is None or state.over:
             raise HandRefused(
                 number,
@@ -214,7 +225,6 @@ def rederive(
     hands = list(match.live_hands())
     before = {hand.pk: _snapshot(hand) for hand in hands}
     states = derive(match, hands, previous)
-    names = _names(match)
     changes = []
     # Ascending order: numbers only ever move down, into places already freed.
     for hand in hands:
@@ -234,8 +244,7 @@ def rederive(
             )
             if hand.pk != skip:
                 changes.append({"was": was, "now": now})
-    kongs = list(match.kong_chips.filter(voided_at__isnull=True).order_by("hand_number", "pk"))
-    changes += _rederive_kongs(match, kongs, states, gap, names)
+    changes += rederive_kongs(match, states, gap=gap)
     _move_status(match, states[-1])
     return changes
 
@@ -254,9 +263,10 @@ def _move_status(match: Match, after) -> None:
         table_free = not Match.objects.in_play().filter(
             session_id=match.session_id, table_number=match.table_number
         )
-        if table_free and match.session.status == Session.Status.IN_PLAY:
+        goes_on = evening_goes_on(match)  # the session's row held, as "End the evening" does
+        if table_free and goes_on:
             match.status, match.ending, match.finished_at = Match.Status.IN_PLAY, "", None
-        elif match.session.status == Session.Status.CLOSED:
+        elif not goes_on:
             match.ending = Match.Ending.CLOSED
         else:
             match.ending = Match.Ending.ENDED

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import flow
 from games.models import Match
-from games.start import finish
+from games.start import evening_goes_on, finish
 from scoring import table_rules
 from scoring.models import Hand, KongChips
 from scoring.standings import refresh_match
@@ -32,6 +32,16 @@ class RecordingError(Exception):
 
 class AlreadyRecorded(RecordingError):
     pass
+
+
+class EveningEnded(Exception):
+    """The coordinator ended the evening (at `at`) before this write arrived: nothing was
+    saved. Not a RecordingError: the table's pages answer it on their own, keeping what
+    was entered, because the evening can be reopened and the write made then."""
+
+    def __init__(self, at=None):
+        super().__init__("The coordinator ended the evening before this arrived.")
+        self.at = at
 
 
 class KongAlreadySaved(AlreadyRecorded):
@@ -72,8 +82,16 @@ class Win:
         return {"winner": self.winner, "won_by": self.won_by, "discarder": self.discarder}
 
 
+def _ended_by_the_evening(match: Match) -> None:
+    # "End the evening" holds every open match's row while it closes them, so a write
+    # that queued behind it finds the match closed here and is refused, never half-saved.
+    if not match.is_in_play and match.ending == Match.Ending.CLOSED:
+        raise EveningEnded(match.finished_at)
+
+
 def _locked(match: Match) -> Match:
     match = Match.objects.select_for_update().get(pk=match.pk)
+    _ended_by_the_evening(match)
     if not match.is_in_play:
         raise RecordingError("This match is finished: ask the coordinator to correct a hand.")
     return match
@@ -97,14 +115,31 @@ def _next_state(match: Match, hand_number: int, outcome: dict | None = None):
     return hands, states[-2] if outcome is not None else states[-1]
 
 
+def _rederive_kongs(match: Match, states) -> None:
+    """Kong chips follow the hands as a correction makes them follow (one derivation,
+    scoring.corrections): a hand entered again after an undo can change who deals and
+    who sits out the next hand, so who pays the kong chips recorded in it."""
+    from scoring.corrections import HandRefused, rederive_kongs  # it imports this module
+
+    try:
+        rederive_kongs(match, states)
+    except HandRefused as error:
+        raise RecordingError(
+            f"Hand {error.number}: {error.reason} Take those kong chips back first, or ask "
+            "the coordinator to correct the hands."
+        ) from error
+
+
 def _save(match: Match, hand: Hand) -> Hand:
     try:
         with transaction.atomic():
             hand.save()
     except IntegrityError as error:  # the same hand number, saved a moment ago
         raise AlreadyRecorded(f"Hand {hand.number} is already recorded.") from error
+    states = match.replay()
+    _rederive_kongs(match, states)
     refresh_match(match)
-    after = match.replay()[-1]
+    after = states[-1]
     if after.over:
         finish(match, Match.Ending.FLOW)
     else:
@@ -240,9 +275,10 @@ def record_kong(
 
 @transaction.atomic
 def take_back_kong(match: Match, kong_id: int, by=None) -> KongChips:
-    """Void kong chips saved by mistake (the wrong player or kind) in the hand being played.
-    A finished hand's chips stay: its payments and the hands after it were agreed with them,
-    so that hand is undone first (or the coordinator corrects it)."""
+    """Void kong chips saved by mistake (the wrong player or kind) in the hand being played
+    (or in the next one, where they wait after the hand before it was undone). A finished
+    hand's chips stay: its payments and the hands after it were agreed with them, so that
+    hand is undone first (or the coordinator corrects it)."""
     match = _locked(match)
     kong = match.kong_chips.filter(pk=kong_id).first()
     if kong is None:
@@ -250,7 +286,8 @@ def take_back_kong(match: Match, kong_id: int, by=None) -> KongChips:
     if kong.is_voided:
         raise AlreadyRecorded("Those kong chips were already taken back.")
     hand = match.replay()[-1].hand
-    if kong.hand_number != hand:
+    # Chips of a later hand wait there after an undo of the hand before: not finished either.
+    if kong.hand_number < hand:
         raise RecordingError(
             f"Those kong chips belong to hand {kong.hand_number}, which is finished: undo that "
             "hand first, or ask the coordinator to correct it."
@@ -270,6 +307,7 @@ def undo_last_hand(match: Match, hand_number: int, by=None) -> Hand:
     """Void the last hand that counts (it stays in the records, marked). `hand_number` is
     the hand the page offered to undo, so a second tap cannot undo an earlier hand too."""
     match = Match.objects.select_for_update().get(pk=match.pk)
+    _ended_by_the_evening(match)
     last = match.live_hands().last()
     if last is None:
         raise RecordingError("There is no hand to undo yet.")
@@ -277,10 +315,13 @@ def undo_last_hand(match: Match, hand_number: int, by=None) -> Hand:
         raise AlreadyRecorded(f"Hand {hand_number} was already undone.")
     if not match.is_in_play and match.ending != Match.Ending.FLOW:
         raise RecordingError("This match is finished: ask the coordinator to correct a hand.")
+    if not match.is_in_play and not evening_goes_on(match):
+        raise EveningEnded()
     last.voided_at = timezone.now()
     last.voided_by = by
     last.void_reason = UNDONE_REASON
     last.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    _rederive_kongs(match, match.replay())
     refresh_match(match)
     if not match.is_in_play:  # undoing the hand that ended the match opens it again
         match.status, match.ending, match.finished_at = Match.Status.IN_PLAY, "", None

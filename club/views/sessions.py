@@ -8,6 +8,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from club.forms import NextWeekForm, SessionForm
 from club.models import Club, Refused, Session, long_date
+from club.reopening import reopen
 from club.roles import coordinator_required
 
 
@@ -104,13 +105,21 @@ def session_next(request):
 @coordinator_required
 @require_POST
 def session_status(request, pk):
-    """Reopen a closed session (to correct something). Play starts and the evening ends
+    """Reopen a closed session (to correct something, or to add a hand that arrived after
+    the evening was ended: the tables it ended carry on). Play starts and the evening ends
     through the games' own buttons, which move the status themselves."""
     session = _session(pk)
     try:
-        session.move_to(request.POST.get("status", ""))
+        session, answers = reopen(session, request.POST.get("status", ""))
     except Refused as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "The session is open again (in play).")
+        tables = sum(answers)
+        carry_on = (
+            f" The {tables} table{'s' if tables != 1 else ''} stopped by “End the evening” "
+            "can record hands again."
+            if tables
+            else ""
+        )
+        messages.success(request, f"The session is open again (in play).{carry_on}")
     return redirect("club:session_detail", pk=session.pk)

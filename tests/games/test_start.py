@@ -116,3 +116,78 @@ def test_a_late_arrival_and_a_leaver_during_play_change_only_their_tables_match(
     assert leaver not in [c.member for c in now.chair_list()] and now.chair_count == 4
     # Hands already played stay with the match they were played in.
     assert first.hands.count() == 1
+
+
+def _finish_by_flow(match) -> None:
+    """Play a one-round fan match to its end with draws (the deal passes every hand)."""
+    Match.objects.filter(pk=match.pk).update(flow_options={"rounds": 1})
+    match.refresh_from_db()
+    while match.is_in_play:
+        record_draw(match, match.replay()[-1].hand)
+        match.refresh_from_db()
+
+
+def _three_tables_one_finished(club):
+    """Tables of five, four and four under fan rules; table 1 (the five, so a late
+    arrival cannot join it) has played its match to the end, tables 2 and 3 a draw."""
+    club.rule_set = "fan"
+    club.save()
+    session = seated_session(club, sizes=(5, 4, 4))
+    finished, second, third = start_play(session)
+    _finish_by_flow(finished)
+    record_draw(second, 1)
+    record_draw(third, 1)
+    return session, finished
+
+
+def _as_it_was(match) -> tuple:
+    match = Match.objects.get(pk=match.pk)
+    hands = list(match.hands.order_by("number").values_list("pk", "number", "voided_at"))
+    return match.status, match.ending, match.version, hands, match.replay()[-1]
+
+
+def test_a_late_arrival_leaves_a_finished_table_alone(club):
+    from club.seating.changes import seat_late_arrival
+    from tests.factories import MemberFactory
+
+    session, finished = _three_tables_one_finished(club)
+    before = _as_it_was(finished)
+    late = MemberFactory(club=club)
+
+    assert seat_late_arrival(session, late).changed
+
+    assert _as_it_was(finished) == before
+    assert not Match.objects.filter(table_number=1).exclude(pk=finished.pk).exists()
+    joined = Match.objects.in_play().get(chairs__member=late)
+    assert joined.table_number in (2, 3) and joined.chair_count == 5
+    assert [c.member for c in joined.chair_list()] == seated_members(session, joined.table_number)
+    old = Match.objects.get(table_number=joined.table_number, ending=Match.Ending.TABLE_CHANGED)
+    assert old.hands.count() == 1
+    assert Match.objects.in_play().count() == 2  # the changed table and the untouched one
+
+
+def test_a_leaver_leaves_a_finished_table_alone(club):
+    from club.seating.changes import KEEP, remove_early_leaver
+
+    session, finished = _three_tables_one_finished(club)
+    before = _as_it_was(finished)
+    leaver = seated_members(session, 2)[0]
+
+    outcome = remove_early_leaver(session, leaver)
+    if not outcome.changed:  # three beside a five: just take them out
+        outcome = remove_early_leaver(session, leaver, KEEP)
+    assert outcome.changed
+
+    assert _as_it_was(finished) == before
+    assert not Match.objects.filter(table_number=1).exclude(pk=finished.pk).exists()
+    now = Match.objects.in_play().get(table_number=2)
+    assert [c.member for c in now.chair_list()] == seated_members(session, 2)
+    assert now.chair_count == 3 and leaver not in [c.member for c in now.chair_list()]
+
+
+def test_starting_play_again_after_a_table_finished_changes_nothing(club):
+    session, finished = _three_tables_one_finished(club)
+    before = _as_it_was(finished)
+    assert start_play(session) == []
+    assert _as_it_was(finished) == before
+    assert Match.objects.count() == 3

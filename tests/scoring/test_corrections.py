@@ -280,3 +280,150 @@ def test_corrections_and_paper_sheets_keep_the_standings_in_step(club):
     assert kept
     standings.rebuild_results()
     assert sorted(MatchResult.objects.values_list(*fields)) == kept
+
+
+# --- undo and re-entry at the table re-derive kong chips as a correction does -------------
+
+
+def _kong_payments(match) -> list[tuple]:
+    kongs = match.kong_chips.filter(voided_at__isnull=True).order_by("hand_number", "pk")
+    return [(k.hand_number, k.chair, k.kind, k.payments[: match.chair_count]) for k in kongs]
+
+
+def _undo_and_enter(match, number, change) -> str:
+    """The table's way: undo hand `number` (the last), enter `change` as that hand.
+    "refused" when the entry is refused (then nothing of it is saved)."""
+    from scoring.recording import RecordingError, undo_last_hand
+
+    undo_last_hand(match, number)
+    try:
+        if isinstance(change, Draw):
+            record_draw(match, number)
+        else:
+            record_win(match, number, change)
+    except RecordingError:
+        return "refused"
+    return "saved"
+
+
+def _correct(match, number, change) -> str:
+    try:
+        correct_hand(match, number, change, "Entered wrongly")
+    except CorrectionRefused:
+        return "refused"
+    return "saved"
+
+
+def test_u3a_five_undo_and_re_entry_moves_the_kong_chips_to_the_new_payers(club):
+    """The audit's evening: Brenda (chair 2) wins hand 1, makes a concealed kong in hand 2,
+    hand 1 is undone and entered again as Colin's (the dealer, chair 0) win. Colin keeps
+    the deal, so the Dreamer (chair 4) sits out hand 2 and Colin plays it: the chips are
+    paid by those who play hand 2 now, exactly as correcting hand 1 makes them."""
+    table, corrected = _matches(club, "u3a", sizes=(5,), count=2)
+    brenda, colin = 2, 0
+    for match in (table, corrected):
+        record_win(match, 1, Win(brenda, "wall", None, 10))
+        record_kong(match, 2, brenda, "concealed")
+    before = _kong_payments(table)[0][3]
+    assert before[4] < 0 and before[0] == 0  # the Dreamer of hand 2 then was chair 0
+
+    assert _undo_and_enter(table, 1, Win(colin, "wall", None, 10)) == "saved"
+    assert _correct(corrected, 1, Win(colin, "wall", None, 10)) == "saved"
+
+    table.refresh_from_db()
+    (hand, chair, kind, payments) = _kong_payments(table)[0]
+    assert (hand, chair, kind) == (2, brenda, "concealed")
+    sitting_out = table.replay()[-1].sitting_out
+    assert sitting_out == 4 and payments[4] == 0  # the Dreamer pays nothing now
+    assert payments[0] < 0 and sum(payments) == 0  # Colin, who plays hand 2, pays
+    assert _kong_payments(table) == _kong_payments(corrected)
+    assert table.tallies() == corrected.tallies()
+
+
+def _kong_rule_sets() -> list[str]:
+    from games.flow import RULES
+    from scoring.rules import build_ruleset
+    from scoring.table_rules import has_kong_chips
+
+    return [rules for rules in RULES if has_kong_chips(build_ruleset(rules, {}, {}))]
+
+
+def _random_outcome(rng, state):
+    if rng.random() < 0.25:
+        return Draw()
+    winner = rng.choice(state.seated)
+    how = rng.choice(["wall", "discard"])
+    discarder = rng.choice([c for c in state.seated if c != winner]) if how == "discard" else None
+    return Win(winner, how, discarder, rng.randint(5, 23))
+
+
+@pytest.mark.parametrize("rules", _kong_rule_sets())
+@pytest.mark.parametrize("players", [4, 5])
+def test_undo_and_re_entry_give_the_kong_chips_a_correction_gives(club, rules, players):
+    """Property-style, over seeded random evenings: hands played, kong chips made in the
+    hand being played, then the last hand changed, at one table by Undo and entering it
+    again, at its twin by a correction. Both refuse, or both give the same kong chips,
+    hands and tallies."""
+    import datetime
+    import random
+
+    club.rule_set = rules
+    club.save()
+    outcomes = {"saved": 0, "refused": 0}
+    for seed in range(12):
+        rng = random.Random(f"{rules}{players}{seed}")
+        day = datetime.date(2026, 1, 1) + datetime.timedelta(days=seed)
+        table, corrected = start_play(seated_session(club, sizes=(players, players), date=day))
+        for _ in range(rng.randint(1, 4)):
+            state = table.replay()[-1]
+            outcome = _random_outcome(rng, state)
+            for match in (table, corrected):
+                if isinstance(outcome, Draw):
+                    record_draw(match, state.hand)
+                else:
+                    record_win(match, state.hand, outcome)
+                match.refresh_from_db()
+        state = table.replay()[-1]
+        for _ in range(rng.randint(1, 2)):
+            maker, kind = rng.choice(state.seated), rng.choice(KongChips.Kind.values)
+            for match in (table, corrected):
+                record_kong(match, state.hand, maker, kind)
+        last = state.hand - 1
+        before_state = table.replay()[-2]
+        change = _random_outcome(rng, before_state)
+        table_way = _undo_and_enter(table, last, change)
+        correction_way = _correct(corrected, last, change)
+        assert table_way == correction_way, (seed, change)
+        outcomes[table_way] += 1
+        if table_way == "refused":
+            continue
+        table.refresh_from_db()
+        corrected.refresh_from_db()
+        assert _kong_payments(table) == _kong_payments(corrected), seed
+        assert _record(table) == _record(corrected), seed
+    assert outcomes["saved"]  # the comparison was made, not only refusals
+
+
+def test_a_re_entry_that_leaves_a_kong_impossible_is_refused_until_its_chips_are_taken_back(
+    club,
+):
+    """As a correction refuses it: the kong's maker would sit out the hand it was made in.
+    The table sees those chips (waiting in the next hand) and can take them back."""
+    from games.selectors import board
+    from scoring.recording import RecordingError, take_back_kong, undo_last_hand
+
+    (match,) = _matches(club, "u3a", sizes=(5,))
+    record_win(match, 1, Win(1, "wall", None, 10))  # the deal passes: chair 0 dreams
+    kong = record_kong(match, 2, 4, "added")  # the Dreamer of hand 1 plays hand 2
+    undo_last_hand(match, 1)
+    with pytest.raises(RecordingError, match="sits out hand 2 now") as refused:
+        record_win(match, 1, Win(0, "wall", None, 10))  # the dealer keeps it: chair 4 dreams
+    assert "Take those kong chips back first" in str(refused.value)
+    assert not match.live_hands().exists()
+    waiting = board(match).kongs_now
+    assert [line.id for line in waiting] == [kong.pk] and "in hand 2" in waiting[0].text
+
+    take_back_kong(match, kong.pk)
+    record_win(match, 1, Win(0, "wall", None, 10))
+    match.refresh_from_db()
+    assert match.live_hands().count() == 1 and sum(match.tallies()) == 0

@@ -8,6 +8,7 @@ from games.start import start_play
 from scoring.models import Hand, KongChips
 from scoring.recording import (
     AlreadyRecorded,
+    EveningEnded,
     RecordingError,
     record_draw,
     record_kong,
@@ -63,10 +64,25 @@ def test_nothing_to_undo(u3a_match):
 
 
 def test_a_finished_match_refuses_new_hands(u3a_match):
-    u3a_match.status, u3a_match.ending = Match.Status.FINISHED, Match.Ending.CLOSED
+    u3a_match.status, u3a_match.ending = Match.Status.FINISHED, Match.Ending.TABLE_CHANGED
     u3a_match.save()
     with pytest.raises(RecordingError, match="finished"):
         record_draw(u3a_match, 1)
+
+
+def test_a_match_the_evening_ended_says_so(u3a_match):
+    """Not "finished, ask for a correction": the evening can be reopened to add it."""
+    record_draw(u3a_match, 1)
+    u3a_match.status, u3a_match.ending = Match.Status.FINISHED, Match.Ending.CLOSED
+    u3a_match.save()
+    for write in (
+        lambda: record_draw(u3a_match, 2),
+        lambda: record_kong(u3a_match, 2, 0, "concealed"),
+        lambda: undo_last_hand(u3a_match, 1),
+    ):
+        with pytest.raises(EveningEnded):
+            write()
+    assert u3a_match.live_hands().count() == 1 and not u3a_match.kong_chips.exists()
 
 
 def test_each_write_bumps_the_version(u3a_match):

@@ -352,3 +352,132 @@ def test_publishing_forgets_what_undo_would_bring_back(club):
     plan(session).unpublish()
     with pytest.raises(SeatingError, match="nothing to undo"):
         undo(session)
+
+
+# --- seating changes during play: only the changed tables' matches change -----------------
+
+
+def _play_tables(session, finished: set[int]) -> None:
+    """Start play under fan rules; the tables in `finished` play a one-round match to its
+    end, every other table records one draw (a hand that must stay where it is)."""
+    from games.models import Match
+    from games.start import start_play
+    from scoring.recording import record_draw
+
+    for match in start_play(session):
+        if match.table_number in finished:
+            Match.objects.filter(pk=match.pk).update(flow_options={"rounds": 1})
+            match.refresh_from_db()
+            while match.is_in_play:
+                record_draw(match, match.replay()[-1].hand)
+                match.refresh_from_db()
+        else:
+            record_draw(match, 1)
+
+
+def _tables_play(session) -> dict[int, tuple]:
+    """Each table's latest match: its id, status, ending, version, hands and state."""
+    from games.models import Match
+
+    latest = {}
+    for match in Match.objects.filter(session=session).order_by("pk"):
+        latest[match.table_number] = match
+    return {
+        number: (
+            match.pk,
+            match.status,
+            match.ending,
+            match.version,
+            [(h.pk, h.number, h.voided_at) for h in match.hands.order_by("pk")],
+            match.replay()[-1],
+        )
+        for number, match in latest.items()
+    }
+
+
+def _seated(session) -> dict[int, list[int]]:
+    return {n: [pk for pk, _, _ in seats] for n, seats in snapshot(session).items()}
+
+
+def _assert_only_changed_tables_changed(session, seats_before, play_before) -> int:
+    """Tables whose seats did not change keep their match exactly; a changed table of
+    three to five plays a new match with the people now there, and the match it had keeps
+    its hands. Returns how many finished tables were left alone."""
+    from games.models import Match
+
+    seats_after, play_after = _seated(session), _tables_play(session)
+    untouched_finished = 0
+    for number, seats in seats_after.items():
+        if seats_before.get(number) == seats:
+            assert play_after[number] == play_before[number], f"table {number} changed"
+            untouched_finished += play_before[number][1] == Match.Status.FINISHED
+        elif 3 <= len(seats) <= 5:
+            match = Match.objects.get(pk=play_after[number][0])
+            assert match.is_in_play and match.hands.count() == 0
+            assert sorted(c.member_id for c in match.chair_list()) == sorted(seats)
+    for number, before in play_before.items():
+        old = Match.objects.get(pk=before[0])
+        assert [(h.pk, h.number, h.voided_at) for h in old.hands.order_by("pk")] == before[4]
+        if seats_after.get(number) != seats_before[number] and before[1] == "in_play":
+            assert old.ending == Match.Ending.TABLE_CHANGED
+    return untouched_finished
+
+
+def _changes(club, session) -> list:
+    """Every seating change the code makes during play (a late arrival; a leaver from
+    each table), as functions taking the coordinator's choice."""
+    late = MemberFactory(club=club)
+    changes = [lambda choice="": seat_late_arrival(session, late, choice)]
+    for seat in Seat.objects.filter(plan__session=session, position=1).order_by("table__number"):
+        changes.append(
+            lambda choice="", member=seat.member: remove_early_leaver(session, member, choice)
+        )
+    return changes
+
+
+# Layouts reached in play: people, and the club's choice for an odd number. Eight: a late
+# arrival joins a table; ten: two fives, no room; thirteen: three tables; seven with tables
+# of three: a leaver leaves two.
+LAYOUTS = [(8, "five"), (10, "five"), (13, "five"), (7, "three")]
+
+
+@pytest.mark.parametrize(("people", "odd_tables"), LAYOUTS)
+def test_every_seating_change_in_play_leaves_every_other_tables_match_alone(
+    club, people, odd_tables
+):
+    """The kind of bug where a change at one table restarted finished matches elsewhere:
+    for every late arrival and leaver, and each choice the coordinator is offered, with
+    every table but the last finished (the last one in play), only the changed tables'
+    matches change."""
+    club.rule_set, club.odd_tables = "fan", odd_tables
+    club.save()
+    state = {"day": DAY, "covered": 0}
+
+    def fresh():
+        state["day"] += datetime.timedelta(days=1)
+        session = session_with(club, members(club, people), date=state["day"])
+        published(session)
+        _play_tables(session, set(sorted(_seated(session))[:-1]))
+        return session
+
+    session = fresh()
+    for case in range(len(_changes(club, session))):
+        seats_before, play_before = _seated(session), _tables_play(session)
+        outcome = _changes(club, session)[case]()
+        if outcome.changed:
+            state["covered"] += _assert_only_changed_tables_changed(
+                session, seats_before, play_before
+            )
+            session = fresh()
+            continue
+        assert (_seated(session), _tables_play(session)) == (seats_before, play_before)
+        offered = [value for value, _ in outcome.choices]
+        offered += [outcome.fallback[0]] if outcome.fallback else []
+        for choice in offered:
+            seats_before, play_before = _seated(session), _tables_play(session)
+            assert _changes(club, session)[case](choice).changed
+            state["covered"] += _assert_only_changed_tables_changed(
+                session, seats_before, play_before
+            )
+            session = fresh()
+    assert state["covered"]  # finished tables were left alone, and stayed as they were
