@@ -34,7 +34,9 @@ def standings_visible(view):
     return wrapper
 
 
-def _season(request, club: Club) -> standings.Season:
+def _season(request, club: Club) -> tuple[standings.Season, str]:
+    """The season the address asks for, and a plain sentence when it asked for one that
+    cannot be shown (this season is shown instead; never a server error)."""
     return standings.season_from_key(club, request.GET.get("season"), timezone.localdate())
 
 
@@ -97,7 +99,7 @@ def evening_csv(request, club, pk):
 
 
 def _leaderboard_context(request, club):
-    season = _season(request, club)
+    season, season_problem = _season(request, club)
     sort = request.GET.get("sort", "rank")
     direction = request.GET.get("dir")
     board = standings.leaderboard(
@@ -113,6 +115,7 @@ def _leaderboard_context(request, club):
         "board": board,
         "columns": standings.COLUMNS,
         "seasons": seasons,
+        "season_problem": season_problem,
         "me": _me(request),
         # Links on the board start with it (a site served under a sub-path): part of the
         # kept rendering's key.
@@ -177,7 +180,7 @@ def leaderboard_csv(request, club):
 @require_safe
 @standings_visible
 def hands_csv(request, club):
-    season = _season(request, club)
+    season, _ = _season(request, club)
     hands = (
         Hand.objects.live()
         .filter(
@@ -223,7 +226,7 @@ def hands_csv(request, club):
 @require_safe
 @standings_visible
 def member_page(request, club, pk):
-    season = _season(request, club)
+    season, season_problem = _season(request, club)
     member = get_object_or_404(standings.with_season_span(Member.objects, season), pk=pk, club=club)
     season.held = member.held or 0
     sessions = list(standings.member_sessions(member, season))
@@ -231,6 +234,7 @@ def member_page(request, club, pk):
         "club": club,
         "member": member,
         "season": season,
+        "season_problem": season_problem,
         "seasons": standings.seasons_between(
             club, member.first_date, member.last_date, timezone.localdate()
         ),
@@ -274,11 +278,12 @@ def room(request, club):
 @coordinator_required
 def attendance(request):
     club = Club.objects.current()
-    season = _season(request, club)
+    season, season_problem = _season(request, club)
     report = standings.attendance_report(club, season)
     context = {
         "club": club,
         "season": season,
+        "season_problem": season_problem,
         "seasons": standings.seasons(club, timezone.localdate()),
         "report": report,
     }
@@ -289,7 +294,7 @@ def attendance(request):
 @coordinator_required
 def attendance_csv(request):
     club = Club.objects.current()
-    season = _season(request, club)
+    season, _ = _season(request, club)
     report = standings.attendance_report(club, season)
     which = request.GET.get("by", "sessions")
     if which == "members":
