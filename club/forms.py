@@ -19,10 +19,21 @@ def value_label(key: str) -> str:
     return " · ".join(part.replace("_", " ") for part in key.split(".")).capitalize()
 
 
-def _field_for(default, label: str, initial, help_text: str = ""):
+def _field_for(default, label: str, initial, help_text: str = "", limits=None, message=""):
+    """A rule set's option or table value as a field; a whole number gets the rule set's
+    range (`limits`, low and high), refused beside the field with `message`."""
     if isinstance(default, bool):
         return forms.BooleanField(label=label, required=False, initial=initial, help_text=help_text)
-    return forms.IntegerField(label=label, initial=initial, help_text=help_text)
+    low, high = limits or (None, None)
+    return forms.IntegerField(
+        label=label,
+        initial=initial,
+        help_text=help_text,
+        min_value=low,
+        max_value=high,
+        error_messages={"min_value": message, "max_value": message},
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
 
 
 class ClubSettingsForm(forms.ModelForm):
@@ -68,14 +79,26 @@ class ClubSettingsForm(forms.ModelForm):
         saved_options = self.instance.rule_options if same_rules else {}
         saved_values = self.instance.rule_values if same_rules else {}
         for key, default in club_options(rule_set).items():
+            label = key.replace("_", " ").capitalize()
+            limits = ruleset.option_ranges.get(key)
             self.fields[OPTION_PREFIX + key] = _field_for(
                 default,
-                key.replace("_", " ").capitalize(),
+                label,
                 saved_options.get(key, default),
                 help_text=f"Usual value: {default}",
+                limits=limits,
+                message=limits
+                and f"The {label.lower()} must be {ruleset.option_range_words(key)}.",
             )
         for key, default in ruleset.value_defaults.items():
-            field = _field_for(default, value_label(key), saved_values.get(key, default))
+            value_range = ruleset.value_ranges[key]
+            field = _field_for(
+                default,
+                value_label(key),
+                saved_values.get(key, default),
+                limits=(value_range.low, value_range.high),
+                message=f"This value must be {ruleset.value_range_words(key)}.",
+            )
             field.required = False
             field.help_text = f"Usual value: {default}"
             self.fields[VALUE_PREFIX + key] = field
@@ -120,6 +143,10 @@ class ClubSettingsForm(forms.ModelForm):
 
     def value_fields(self):
         return [self[name] for name in self.fields if name.startswith(VALUE_PREFIX)]
+
+    def value_errors(self) -> bool:
+        """Whether a table value was refused: the table opens to show it beside the field."""
+        return any(name.startswith(VALUE_PREFIX) for name in self.errors)
 
     def _changed(self, prefix: str, defaults) -> dict:
         changed = {}
