@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from scoring.rules import club_options, get_ruleset, validate_club_rules
 
 from .models import LAST_TABLE, TABLE_RANGE_MESSAGE, Club, KeepApart, Member, Session, long_date
+from .numbers import WholeNumberField
 
 OPTION_PREFIX = "option_"
 VALUE_PREFIX = "value_"
@@ -25,7 +26,7 @@ def _field_for(default, label: str, initial, help_text: str = "", limits=None, m
     if isinstance(default, bool):
         return forms.BooleanField(label=label, required=False, initial=initial, help_text=help_text)
     low, high = limits or (None, None)
-    return forms.IntegerField(
+    return WholeNumberField(
         label=label,
         initial=initial,
         help_text=help_text,

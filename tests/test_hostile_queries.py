@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.urls import reverse
 
 from club.models import Club
 from tests.test_security_enumerated import HTMX, client_for, urls, world  # noqa: F401
@@ -121,3 +122,14 @@ def test_a_season_key_names_its_season(world):  # noqa: F811
     response = client.get("/standings/", {"season": "2025-06-01"})
     assert shown_season(response).key == "2025-01-01"
     assert "shown instead" not in response.content.decode()
+
+
+@pytest.mark.parametrize("shown_hand", ["²", "١٢", "x" * 5000, "\x00", "99999999999999999999"])
+def test_the_table_poll_reads_the_hand_shown_as_digits_only(world, shown_hand):  # noqa: F811
+    """The table's poll with this match's own id (so it reads the hand number: the walk
+    above, which sends the same value everywhere, stops at the match id)."""
+    match = world["match"]
+    client = client_for(world["seated"].user)
+    url = reverse("games:live", args=[match.session_id, match.table_number])
+    response = client.get(url, {"m": match.pk, "h": shown_hand}, **HTMX)
+    assert response.status_code == 200
