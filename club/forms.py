@@ -3,12 +3,20 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.validators import RegexValidator
 from django.db import IntegrityError, transaction
 
 from scoring.rules import club_options, get_ruleset, validate_club_rules
 
 from .models import LAST_TABLE, TABLE_RANGE_MESSAGE, Club, KeepApart, Member, Session, long_date
+from .names import (
+    USERNAME,
+    USERNAME_MESSAGE,
+    check_new_username,
+    clean_name,
+    has_a_letter,
+    tidy_name,
+)
 from .numbers import WholeNumberField
 
 OPTION_PREFIX = "option_"
@@ -103,6 +111,9 @@ class ClubSettingsForm(forms.ModelForm):
             field.required = False
             field.help_text = f"Usual value: {default}"
             self.fields[VALUE_PREFIX + key] = field
+
+    def clean_name(self):
+        return clean_name(self.cleaned_data["name"], "Please type the club's name.")
 
     def clean_table_money(self):
         # Only asked for when the club collects table money; empty means none.
@@ -218,12 +229,9 @@ class MemberForm(forms.ModelForm):
         label="New username",
         max_length=150,
         required=False,
-        validators=[
-            UnicodeUsernameValidator(
-                message="A username can have only letters, numbers and the signs @ . + - _ "
-                "(no spaces or other symbols)."
-            )
-        ],
+        # Plain ASCII for new logins: a Cyrillic "е" would make a login that passes for
+        # another's (names.check_new_username also compares it with the logins there).
+        validators=[RegexValidator(rf"\A{USERNAME.pattern}\Z", USERNAME_MESSAGE, code="invalid")],
     )
     password = forms.CharField(
         label="First password",
@@ -286,11 +294,24 @@ class MemberForm(forms.ModelForm):
         free = get_user_model().objects.filter(member__isnull=True, is_active=True)
         self.fields["existing_user"].queryset = free.order_by("username")
 
+    def clean_name(self):
+        return clean_name(
+            self.cleaned_data["name"],
+            "Please type the member's name, with at least one letter we can show.",
+        )
+
     def clean_table_name(self):
-        table_name = self.cleaned_data.get("table_name", "").strip()
-        name = self.cleaned_data.get("name", "").strip()
-        if not table_name and name:
+        # Invisible characters out first: "Bob" and "Bob" + a zero-width space are one name.
+        typed = self.cleaned_data.get("table_name", "")
+        table_name = tidy_name(typed)
+        name = self.cleaned_data.get("name", "")
+        if not typed and name:
             table_name = name.split()[0]
+        if (typed or table_name) and not has_a_letter(table_name):
+            raise forms.ValidationError(
+                "Please type a name at the table with at least one letter we can show.",
+                code="no_letter",
+            )
         if table_name:
             clash = Member.objects.filter(club=self.club, table_name__iexact=table_name)
             if self.instance.pk:
@@ -317,10 +338,12 @@ class MemberForm(forms.ModelForm):
                 pass
             elif not username:
                 self.add_error("username", "Please type a username for the new login.")
-            elif get_user_model().objects.filter(username__iexact=username).exists():
-                self.add_error(
-                    "username", f"The username “{username}” is taken. Please choose another."
-                )
+            else:
+                existing = get_user_model().objects.values_list("username", flat=True)
+                try:
+                    check_new_username(username, existing.iterator())
+                except forms.ValidationError as error:
+                    self.add_error("username", error)
             if not password:
                 self.add_error("password", "Please type a first password for the new login.")
             else:
@@ -539,7 +562,4 @@ class WalkInForm(forms.Form):
         self.fields["member_id"].queryset = club.members.all()
 
     def clean_name(self):
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("Please type the person's name.")
-        return name
+        return clean_name(self.cleaned_data["name"], "Please type the person's name.")
