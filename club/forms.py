@@ -8,7 +8,18 @@ from django.db import IntegrityError, transaction
 
 from scoring.rules import club_options, get_ruleset, validate_club_rules
 
-from .models import LAST_TABLE, TABLE_RANGE_MESSAGE, Club, KeepApart, Member, Session, long_date
+from .models import (
+    LAST_TABLE,
+    MIN_SESSIONS_MESSAGE,
+    STARTING_TALLY_MESSAGE,
+    TABLE_MONEY_MESSAGE,
+    TABLE_RANGE_MESSAGE,
+    Club,
+    KeepApart,
+    Member,
+    Session,
+    long_date,
+)
 from .names import (
     USERNAME,
     USERNAME_MESSAGE,
@@ -66,6 +77,16 @@ class ClubSettingsForm(forms.ModelForm):
             "table_money",
         ]
         fields += ["standings_ranking", "placing_points", "min_sessions", "standings_visibility"]
+        # Digits 0-9 only (club/numbers.py), each refused outside its range in words.
+        field_classes = {"starting_tally": WholeNumberField, "min_sessions": WholeNumberField}
+        error_messages = {
+            "starting_tally": {
+                "min_value": STARTING_TALLY_MESSAGE,
+                "max_value": STARTING_TALLY_MESSAGE,
+            },
+            "min_sessions": {"min_value": MIN_SESSIONS_MESSAGE, "max_value": MIN_SESSIONS_MESSAGE},
+            "table_money": {"min_value": TABLE_MONEY_MESSAGE, "max_value": TABLE_MONEY_MESSAGE},
+        }
         widgets = {
             "odd_tables": forms.RadioSelect,
             "dice_count": forms.RadioSelect,

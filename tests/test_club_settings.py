@@ -1,7 +1,10 @@
 """Club settings: name, rule set with its options, starting tally, seating preferences."""
 
+from decimal import Decimal
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from club.forms import ClubSettingsForm
@@ -229,3 +232,38 @@ def test_a_refused_table_value_is_shown_beside_its_field_with_the_entry_kept(
     assert 'value="-1000"' in page and 'value="Kept Name"' in page
     club.refresh_from_db()
     assert club.rule_values == {} and club.name != "Kept Name"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("starting_tally", "-1", "The starting tally must be between 0 and 1,000,000 points."),
+        ("starting_tally", str(10**30), "between 0 and 1,000,000 points"),
+        ("starting_tally", "²", "Enter a whole number."),
+        (
+            "min_sessions",
+            str(10**30),
+            "The sessions needed to be ranked must be between 0 and 366.",
+        ),
+        ("min_sessions", "-1", "between 0 and 366"),
+        ("table_money", "1000", "The table money must be between £0 and £100."),
+    ],
+)
+def test_the_clubs_own_numbers_are_refused_outside_their_range(club, field, value, message):
+    data = settings_post(club, **{field: value})
+    if field == "table_money":
+        data["collects_table_money"] = "on"
+    form = ClubSettingsForm(data, instance=club)
+    assert not form.is_valid()
+    assert list(form.errors) == [field]
+    assert message in form.errors[field][0]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("starting_tally", -1), ("starting_tally", 1_000_001), ("min_sessions", 367)]
+    + [("table_money", Decimal("100.01"))],
+)
+def test_the_database_holds_the_clubs_numbers_in_range(club, field, value):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Club.objects.filter(pk=club.pk).update(**{field: value})
