@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from club.forms import ClubSettingsForm
 from club.models import Club
-from scoring.engine import RULESET_NAMES, get_ruleset
+from scoring.engine import RULESET_NAMES, EngineError, get_ruleset
 from scoring.rules import validate_club_rules
 
 
@@ -267,3 +267,28 @@ def test_the_clubs_own_numbers_are_refused_outside_their_range(club, field, valu
 def test_the_database_holds_the_clubs_numbers_in_range(club, field, value):
     with pytest.raises(IntegrityError), transaction.atomic():
         Club.objects.filter(pk=club.pk).update(**{field: value})
+
+
+def test_rule_settings_saved_before_the_ranges_go_back_to_the_usual_values(club):
+    """A club that saved a limit of 10^30 (and Mahjong at -1000 points) before the ranges
+    would have its rules refused on every page: the migration puts such settings back."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from scoring.rules import club_ruleset
+
+    migration = import_module("club.migrations.0010_club_rule_settings_back_in_range")
+    Club.objects.filter(pk=club.pk).update(
+        rule_set="classical",
+        rule_options={"limit": 10**30},
+        rule_values={"mahjong.points": -1000, "mahjong.wall.points": 4},
+    )
+    club.refresh_from_db()
+    with pytest.raises(EngineError):
+        club_ruleset(club)
+    migration.settings_back_in_range(apps, None)
+    club.refresh_from_db()
+    assert club.rule_options == {}
+    assert club.rule_values == {"mahjong.wall.points": 4}  # a good setting is kept
+    assert club_ruleset(club).values["mahjong.points"] == 20
