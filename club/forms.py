@@ -360,9 +360,11 @@ class MemberForm(forms.ModelForm):
             elif not username:
                 self.add_error("username", "Please type a username for the new login.")
             else:
-                existing = get_user_model().objects.values_list("username", flat=True)
+                # A list, not .iterator(): a server-side cursor left half-read when a
+                # look-alike is found breaks the rest of the request on PostgreSQL.
+                existing = list(get_user_model().objects.values_list("username", flat=True))
                 try:
-                    check_new_username(username, existing.iterator())
+                    check_new_username(username, existing)
                 except forms.ValidationError as error:
                     self.add_error("username", error)
             if not password:
