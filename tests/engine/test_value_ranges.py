@@ -69,7 +69,7 @@ def test_hk_says_what_minus_one_means():
 @pytest.mark.parametrize("total", [MAX_TOTAL + 1, 2**31, 2**63, 10**30])
 @pytest.mark.parametrize("name", RULESET_NAMES)
 def test_an_absurd_total_is_refused_in_words(name, total):
-    with pytest.raises(EngineError, match="more than any hand scores"):
+    with pytest.raises(EngineError, match="more than any hand scores|above the limit"):
         get_ruleset(name).check_total(total)
 
 

@@ -413,11 +413,6 @@ class RuleSet:
             raise EngineError(f"The total must be a whole number of {self.unit}, not {total!r}.")
         if total < 0:
             raise EngineError(f"The total cannot be negative: {total} {self.unit}.")
-        if total > MAX_TOTAL:
-            raise EngineError(
-                f"{number_words(total)} {self.unit} is more than any hand scores: the most "
-                f"is {number_words(MAX_TOTAL)} {self.unit}."
-            )
         low = self.minimum_total(opts)
         if low is not None and total < low:
             raise EngineError(
@@ -429,6 +424,12 @@ class RuleSet:
             raise EngineError(
                 f"{total} {self.unit} is above the limit of {high} {self.unit}: "
                 "no hand scores more."
+            )
+        # After the limit, which names the club's own figure when there is one.
+        if total > MAX_TOTAL:
+            raise EngineError(
+                f"{number_words(total)} {self.unit} is more than any hand scores: the most "
+                f"is {number_words(MAX_TOTAL)} {self.unit}."
             )
         problem = self.total_problem(total, opts)
         if problem:
