@@ -5,18 +5,22 @@ for a member who forgot theirs, and the change of password it requires at the ne
 it like any other group and the user table keeps Django's own shape.
 """
 
+import ipaddress
 import secrets
 
 from axes.models import AccessAttempt
 from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import PasswordResetForm, _unicode_ci_compare
 from django.contrib.auth.models import Group
-from django.shortcuts import redirect, render
+from django.db.models import Q
+from django.shortcuts import redirect
 from django.urls import reverse
 
-from club.roles import forget_groups, group_names
+from club import login_throttle
+from club.roles import COORDINATORS, forget_groups, group_names
 
 LOCKED_OUT_MESSAGE = (
     "Too many wrong passwords. Ask your coordinator to unlock your login, "
@@ -102,31 +106,82 @@ WORDS = [
 ]
 
 
+def client_address(request) -> str:
+    """The client's address (axes' AXES_CLIENT_IP_CALLABLE): REMOTE_ADDR, or behind
+    TRUSTED_PROXIES proxies the address the outermost proxy saw. Each proxy appends the
+    address it saw to X-Forwarded-For, so that is the TRUSTED_PROXIES-th from the right;
+    anything to its left came from the client and is not believed. A header shorter than
+    that, or not an address, means the request did not come through the proxies."""
+    remote = request.META.get("REMOTE_ADDR", "")
+    hops = settings.TRUSTED_PROXIES
+    if hops <= 0:
+        return remote
+    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [part for part in forwarded if part]
+    if len(forwarded) < hops:
+        return remote
+    try:
+        return str(ipaddress.ip_address(forwarded[-hops]))
+    except ValueError:
+        return remote
+
+
+class LoginRefused(Exception):
+    """A coordinator asked to change a login that only the administrator may change."""
+
+
+def is_plain_member_login(user) -> bool:
+    """A login that can do no more than a member can: not staff, superuser or coordinator."""
+    return not (user.is_superuser or user.is_staff or COORDINATORS in group_names(user))
+
+
+def may_manage_login(actor, user) -> bool:
+    """Coordinators look after members' logins. A login that can run the club or the admin
+    is the superuser's to change: otherwise a coordinator could attach the admin login to a
+    member, set its password and log in as the administrator."""
+    return bool(actor is not None and actor.is_superuser) or is_plain_member_login(user)
+
+
+def check_may_manage(actor, member) -> None:
+    """Refuse, in plain words, to touch the login of a member whose login is not a plain one."""
+    if member.user is not None and not may_manage_login(actor, member.user):
+        raise LoginRefused(
+            f"{member.table_name} logs in as a coordinator or administrator, so only the "
+            "site's administrator can change their login (set a password, unlock it, or "
+            "switch it on or off). Nothing was changed."
+        )
+
+
+def logins_to_attach(actor):
+    """The logins a coordinator may give to a member: free, active, and plain member logins
+    (every login for a superuser)."""
+    free = get_user_model().objects.filter(member__isnull=True, is_active=True)
+    if actor is None or not actor.is_superuser:
+        free = free.filter(is_superuser=False, is_staff=False).exclude(groups__name=COORDINATORS)
+    return free.order_by("username")
+
+
 def lockout_minutes() -> int:
     return int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
 
 
 def locked_out(request, original_response=None, credentials=None):
     """Axes' answer to a locked-out login: the login page itself, with the reason."""
-    username = (credentials or {}).get("username") or request.POST.get("username", "")
-    form = AuthenticationForm(request, initial={"username": username})
-    context = {
-        "form": form,
-        "locked_out_message": LOCKED_OUT_MESSAGE.format(minutes=lockout_minutes()),
-        "next": request.POST.get("next", ""),
-        "reset_by_email": settings.PASSWORD_RESET_BY_EMAIL,
-    }
-    return render(request, "registration/login.html", context, status=429)
+    return login_throttle.login_page(request, LOCKED_OUT_MESSAGE.format(minutes=lockout_minutes()))
 
 
 def is_locked_out(user) -> bool:
-    return AccessAttempt.objects.filter(
-        username=user.get_username(), failures_since_start__gte=settings.AXES_FAILURE_LIMIT
-    ).exists()
+    """Locked by axes (at some address), or asked to wait after a flood of wrong passwords."""
+    return login_throttle.username_throttled(user.get_username()) or (
+        AccessAttempt.objects.filter(
+            username=user.get_username(), failures_since_start__gte=settings.AXES_FAILURE_LIMIT
+        ).exists()
+    )
 
 
 def unlock(user) -> int:
     """Forget the wrong passwords typed for this login; returns how many records went."""
+    login_throttle.forget_username(user.get_username())
     return axes_reset(username=user.get_username())
 
 
@@ -181,3 +236,46 @@ class RequirePasswordChangeMiddleware:
             )
             return redirect(reverse("password_change"))
         return None
+
+
+def reset_address(user) -> str:
+    """Where "Forgot your password?" sends the link: the member's own address, which the
+    coordinator keeps up to date, for a plain member login (the login's own if the record has
+    none); a login that can run the club
+    keeps its login's address, which only the administrator can change."""
+    member = getattr(user, "member", None)
+    if member is not None and member.email and is_plain_member_login(user):
+        return member.email
+    return user.email
+
+
+class MemberPasswordResetForm(PasswordResetForm):
+    """Django's reset form, finding and mailing a member by the address on their record."""
+
+    def get_users(self, email):
+        plain = Q(is_superuser=False, is_staff=False) & ~Q(groups__name=COORDINATORS)
+        by_member = Q(member__email__iexact=email) & plain
+        by_login = Q(email__iexact=email)  # reset_address() below says which one counts
+        users = get_user_model()._default_manager.filter(by_member | by_login, is_active=True)
+        for user in users.distinct().select_related("member"):
+            if user.has_usable_password() and _unicode_ci_compare(email, reset_address(user)):
+                yield user
+
+    def send_mail(
+        self,
+        subject_template_name,
+        email_template_name,
+        context,
+        from_email,
+        to_email,
+        html_email_template_name=None,
+    ):
+        to_email = context["email"] = reset_address(context["user"])
+        super().send_mail(
+            subject_template_name,
+            email_template_name,
+            context,
+            from_email,
+            to_email,
+            html_email_template_name,
+        )

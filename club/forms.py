@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 
 from scoring.rules import club_options, get_ruleset, validate_club_rules
 
+from .accounts import logins_to_attach, may_manage_login
 from .models import (
     LAST_TABLE,
     MIN_SESSIONS_MESSAGE,
@@ -245,6 +246,10 @@ class MemberForm(forms.ModelForm):
         queryset=get_user_model().objects.none(),
         required=False,
         empty_label="Choose a login",
+        error_messages={
+            "invalid_choice": "That login cannot be given to a member: it belongs to someone "
+            "else, is switched off, or can run the club. Please choose another."
+        },
     )
     username = forms.CharField(
         label="New username",
@@ -288,9 +293,10 @@ class MemberForm(forms.ModelForm):
         # The model refuses 0 and too large; this is the form field's own check for < 0.
         error_messages = {"fixed_table": {"min_value": TABLE_RANGE_MESSAGE}}
 
-    def __init__(self, *args, club: Club, **kwargs):
+    def __init__(self, *args, club: Club, actor=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
+        self.actor = actor
         self.instance.club = club
         self.already_added: Member | None = None
         if self.instance.pk:
@@ -312,8 +318,8 @@ class MemberForm(forms.ModelForm):
         choices.append((self.LOGIN_NEW, "Create a new login"))
         self.fields["login"].choices = choices
         self.fields["login"].initial = self.LOGIN_KEEP if current else self.LOGIN_NONE
-        free = get_user_model().objects.filter(member__isnull=True, is_active=True)
-        self.fields["existing_user"].queryset = free.order_by("username")
+        # Only plain member logins (any, for a superuser `actor`): see accounts.logins_to_attach.
+        self.fields["existing_user"].queryset = logins_to_attach(actor)
 
     def clean_name(self):
         return clean_name(
@@ -428,7 +434,19 @@ class MemberForm(forms.ModelForm):
                 first_name=member.table_name,
             )
         member.save()
+        self._keep_login_email_in_step(member)
         return member
+
+    def _keep_login_email_in_step(self, member: Member) -> None:
+        """ "Forgot your password?" mails the login's address, so it follows the member's:
+        a changed address must not leave the reset link going to the old one. A coordinator's
+        or the administrator's login keeps its own (only the administrator changes that)."""
+        user = member.user
+        if user is None or user.email == member.email:
+            return
+        if may_manage_login(self.actor, user):
+            user.email = member.email
+            user.save(update_fields=["email"])
 
 
 class MemberSearchForm(forms.Form):
@@ -496,9 +514,10 @@ class SessionForm(forms.ModelForm):
             "status": forms.RadioSelect,
         }
 
-    def __init__(self, *args, club: Club, **kwargs):
+    def __init__(self, *args, club: Club, actor=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
+        self.actor = actor
         self.instance.club = club
         self.already_added: Session | None = None
 
@@ -543,7 +562,7 @@ class NextWeekForm(forms.Form):
     """The "Create next week's session" button: it posts the session the new one follows
     (as `from`), so a retry names the same date instead of a week after the new one."""
 
-    def __init__(self, *args, club: Club, **kwargs):
+    def __init__(self, *args, club: Club, actor=None, **kwargs):
         super().__init__(*args, **kwargs)
         sessions = club.sessions.all()
         refusal = (
@@ -580,7 +599,7 @@ class WalkInForm(forms.Form):
         },
     )
 
-    def __init__(self, *args, club: Club, **kwargs):
+    def __init__(self, *args, club: Club, actor=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["member_id"].queryset = club.members.all()
 

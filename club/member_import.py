@@ -22,6 +22,7 @@ from django.core import signing
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from club import csv_export
 from club.forms import MemberForm
 from club.models import Club, Member
 from club.names import tidy_name
@@ -63,7 +64,7 @@ def template_csv() -> str:
     """The template to download: the headings and one example row. The byte order mark
     makes Excel read accents (é, ñ) typed into it correctly."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv_export.writer(out, lineterminator="\r\n")
     writer.writerow(HEADINGS)
     writer.writerow(TEMPLATE_EXAMPLE)
     return "\ufeff" + out.getvalue()

@@ -51,3 +51,5 @@ urlpatterns = [
 
 # A lost database connection outside a view gets the 503 page too (club/unavailable.py).
 handler500 = "club.unavailable.server_error"
+# A post too large (or unreadable) gets a page in plain words, not "Bad Request (400)".
+handler400 = "club.views.accounts.bad_request"

@@ -3,6 +3,8 @@ doubled form is refused by the recording functions rather than recorded twice.""
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 
 from scoring.forms import LiabilityForm, PickerForm
@@ -10,6 +12,10 @@ from scoring.models import Hand, KongChips
 from scoring.recording import FullWin, Win
 
 WHO_PAYS_LABEL = "Who discarded the winning tile (or whose kong was robbed)?"
+STALE_KONG_FORM = (
+    "This kong form was out of date, so nothing was saved: check the kong chips saved this "
+    "hand, then press Save kong chips again if yours are not there."
+)
 
 
 def _player_choices(board) -> list[tuple[int, str]]:
@@ -102,12 +108,28 @@ class KongForm(HandNumberForm):
         widget=forms.RadioSelect,
         error_messages={"required": "Choose which kind of kong it was."},
     )
+    # A new key for every kong form the page shows: posting the same form again finds the
+    # chips it saved instead of saving them twice.
+    key = forms.UUIDField(
+        widget=forms.HiddenInput,
+        error_messages={
+            "required": STALE_KONG_FORM,
+            "invalid": STALE_KONG_FORM,
+        },
+    )
 
     def __init__(self, *args, board, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["chair"].choices = _player_choices(board)
         if not self.is_bound:
             self.initial.setdefault("hand", board.hand)
+            self.initial.setdefault("key", uuid.uuid4())
+
+    def with_fresh_key(self, board) -> KongForm:
+        """The same entries in a form with a new key (the posted one was missing)."""
+        data = self.data.copy()
+        data["key"] = str(uuid.uuid4())
+        return KongForm(data, board=board)
 
 
 class TakeBackKongForm(forms.Form):

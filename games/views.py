@@ -17,7 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -30,6 +30,7 @@ from scoring import recording, table_rules
 from scoring.engine import EngineError
 from scoring.models import Hand
 from scoring.views.practice import PICKER_BODY, picker_preview
+from scoring.views.scoresheets import may_correct
 
 TEMPLATE = "games/table.html"
 
@@ -111,9 +112,10 @@ def _table_changed(request, match):
 
 def _stale_message(posted: int, now: int) -> str:
     if posted < now:
+        # Never an invitation to save these entries as the next hand: see _conflict.
         return (
-            f"Hand {posted} was just recorded on another device; check the list, then press "
-            "Save again if yours is a different hand."
+            f"Hand {posted} was just recorded on another device, so nothing was saved here: "
+            "check the list of hands."
         )
     return (
         f"Hand {now - 1 if now > 1 else now} was just undone on another device; check the "
@@ -134,10 +136,12 @@ def _same_hand_again(match, number: int, user, outcome: dict, total=None, liable
     return (
         hand is not None
         and hand.recorded_by_id == getattr(user, "pk", None)
-        and hand.flow_outcome() == outcome
-        and hand.total == total
-        and hand.liable == liable
+        and _agrees(hand, outcome, total, liable)
     )
+
+
+def _agrees(hand, outcome: dict, total=None, liable=None) -> bool:
+    return hand.flow_outcome() == outcome and hand.total == total and hand.liable == liable
 
 
 def _win_description(match, hand) -> str:
@@ -197,16 +201,60 @@ def record_win(request, match):
     try:
         hand = recording.record_win(match, number, win, by=request.user)
     except recording.RecordingError as error:
-        if isinstance(error, recording.AlreadyRecorded) and _same_hand_again(
-            match, number, request.user, win.outcome(), win.total, win.liable
-        ):
-            return _saved(request, match, f"Hand {number} is saved.")
-        return _refused_win(request, match, number, error)
+        # Already recorded (a double tap, or another device first; perhaps ending the match)?
+        saved = match.live_hands().filter(number=number).first()
+        if saved is None:
+            return _refused_win(request, match, number, error)
+        if _agrees(saved, win.outcome(), win.total, win.liable):
+            if saved.recorded_by_id == request.user.pk:  # a double tap
+                return _saved(request, match, f"Hand {number} is saved.")
+            return _saved(
+                request, match, f"Hand {number} was saved on another device, the same as yours."
+            )
+        # Two devices disagree: show both and let the table choose; nothing is carried on.
+        return _page(request, match, conflict=_conflict(request, match, saved, win))
     return _saved(request, match, f"Hand {number} saved: {_win_description(match, hand)}.")
+
+
+def _conflict(request, match, saved: Hand, win: recording.Win) -> dict:
+    """Hand `saved.number`, saved on another device, beside what this device entered (with
+    the payments it would have made), and the way to correct the hand if ours is right."""
+    board = selectors.board(match, request.user)
+    number = saved.number
+    ours = Hand(
+        winner=win.winner,
+        won_by=win.won_by,
+        discarder=win.discarder,
+        total=win.total,
+        liable=win.liable,
+    )
+    try:
+        state = match.replay()[number - 1]
+        our_payments = selectors.pay_words(board.names, table_rules.win_payments(match, state, win))
+    except (table_rules.TotalRefused, EngineError, IndexError):
+        our_payments = []
+    entries = {
+        "winner": win.winner,
+        "won_by": win.won_by,
+        "discarder": "" if win.discarder is None else win.discarder,
+        "liable": "" if win.liable is None else win.liable,
+        "total": win.total,
+    }
+    correct = reverse("scoring:correct", args=[match.pk, number]) + "?" + urlencode(entries)
+    return {
+        "number": number,
+        "saved": selectors.describe_hand(saved, board.names, board.unit),
+        "saved_payments": selectors.pay_words(board.names, saved.payments),
+        "ours": selectors.describe_hand(ours, board.names, board.unit),
+        "our_payments": our_payments,
+        "correct_url": correct if may_correct(request.user, match) else "",
+    }
 
 
 def _refused_win(request, match, number: int, error: recording.RecordingError):
     board = selectors.board(match, request.user)
+    if board.hand > number:  # recorded meanwhile: the entries are never moved on to the next
+        return _page(request, match, refusal=_stale_message(number, board.hand))
     if board.hand != number:
         form = WinForm(_kept(request, board), board=board)
         form.is_valid()
@@ -280,11 +328,29 @@ def record_kong(request, match):
     if changed := _table_changed(request, match):
         return changed
     if not form.is_valid():
+        if "key" in form.errors:  # a page from before kong forms had keys, or a hand-made post
+            stale = form.errors["key"][0]
+            form = form.with_fresh_key(board)
+            form.is_valid()
+            form.add_error(None, stale)
         return _page(request, match, kong_form=form, open_kong=True)
     data = form.cleaned_data
     try:
-        recording.record_kong(match, data["hand"], data["chair"], data["kind"], by=request.user)
+        recording.record_kong(
+            match, data["hand"], data["chair"], data["kind"], by=request.user, key=data["key"]
+        )
+    except recording.KongAlreadySaved as repeat:
+        # The same form again (a double tap, "press again"): the chips are saved, once.
+        name = board.names[repeat.kong.chair]
+        if repeat.kong.is_voided:
+            notice = f"Those kong chips for {name} were saved and then taken back: nothing saved."
+        else:
+            notice = f"Kong chips for {name} are already saved."
+        return _saved(request, match, notice, open_kong=True)
     except recording.RecordingError as error:
+        if board.hand > data["hand"]:
+            # The hand was recorded meanwhile: the chips are not moved on to the next hand.
+            return _page(request, match, refusal=_kong_too_late(data["hand"]), open_kong=True)
         if board.hand != data["hand"]:
             form = KongForm(_kept(request, board), board=board)
             form.is_valid()
@@ -297,6 +363,14 @@ def record_kong(request, match):
     name = board.names[data["chair"]]
     # The kong card stays open, showing the chips just saved with their "Take back".
     return _saved(request, match, f"Kong chips saved for {name}.", open_kong=True)
+
+
+def _kong_too_late(number: int) -> str:
+    return (
+        f"Hand {number} was recorded on another device before these kong chips were saved, "
+        f"so nothing was saved. If the kong was made in hand {number}, undo hand {number}, "
+        "save the chips, then record the hand again."
+    )
 
 
 @table_view(write=True)

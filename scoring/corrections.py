@@ -82,6 +82,7 @@ def _payments(match: Match, state, hand: Hand, previous: dict) -> list[int]:
             return hand.payments  # same seat, same dealer, same goulash: the same score
         return _full_hand_payments(match, state, hand)
     win = Win(hand.winner, hand.won_by, hand.discarder, hand.total, hand.liable)
+    hand.limit = table_rules.reaches_limit(match, hand.total)  # a total agreed at the limit
     try:
         return table_rules.win_payments(match, state, win)
     except table_rules.TotalRefused as error:
@@ -286,6 +287,26 @@ def _same(hand: Hand, change) -> bool:
     )
 
 
+def _refuse_a_repeat(match: Match, number: int, change, hand_id: int, now: Hand | None) -> None:
+    """The form's hand was corrected already, exactly as this form asks (a double tap, a
+    "press again", the same correction from two devices): say so, and change nothing."""
+    done = match.corrections.filter(original_id=hand_id).first()
+    if done is None:
+        return
+    if done.kind == Correction.Kind.VOIDED and isinstance(change, Void):
+        raise CorrectionRefused(f"Hand {number} is already voided: nothing more to do.")
+    if (
+        done.kind == Correction.Kind.CHANGED
+        and not isinstance(change, Void)
+        and now is not None
+        and done.replacement_id == now.pk
+        and _same(now, change)
+    ):
+        raise CorrectionRefused(
+            f"Hand {number} is already corrected like that: nothing more to do."
+        )
+
+
 @transaction.atomic
 def correct_hand(
     match: Match,
@@ -303,6 +324,8 @@ def correct_hand(
     match = Match.objects.select_for_update().select_related("session").get(pk=match.pk)
     hands = list(match.live_hands())
     original = next((hand for hand in hands if hand.number == number), None)
+    if hand_id is not None and (original is None or original.pk != hand_id):
+        _refuse_a_repeat(match, number, change, hand_id, original)
     if original is None:
         raise CorrectionRefused(f"There is no hand {number} to correct.")
     if hand_id is not None and original.pk != hand_id:

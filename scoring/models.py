@@ -194,6 +194,10 @@ class KongChips(PaymentRecord):
     hand_number = models.PositiveSmallIntegerField()
     chair = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=10, choices=Kind.choices)
+    # The one-time key of the kong form that saved these chips: a repeated post of the same
+    # form (a double tap, "press again") finds them instead of saving them twice. Empty for
+    # chips saved otherwise (older records, scripts).
+    key = models.UUIDField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["match", "hand_number", "recorded_at"]
@@ -201,6 +205,7 @@ class KongChips(PaymentRecord):
         constraints = [
             _sum_is_zero("kong_chips_sum_to_zero"),
             models.CheckConstraint(condition=Q(chair__lt=MAX_CHAIRS), name="kong_chair_in_range"),
+            models.UniqueConstraint(fields=["match", "key"], name="kong_chips_saved_once_per_key"),
         ]
 
     def __str__(self) -> str:

@@ -34,6 +34,14 @@ class AlreadyRecorded(RecordingError):
     pass
 
 
+class KongAlreadySaved(AlreadyRecorded):
+    """The kong form was posted again: its chips are already saved (`kong`), once."""
+
+    def __init__(self, kong: KongChips):
+        super().__init__("Those kong chips are already saved.")
+        self.kong = kong
+
+
 @dataclass(frozen=True)
 class FullWin:
     """A win worked out from its tiles: who won, how, who discarded (chairs), and the tiles
@@ -143,7 +151,9 @@ def record_win(match: Match, hand_number: int, win: Win, by=None) -> Hand:
     match = _locked(match)
     _, state = _next_state(match, hand_number, win.outcome())
     payments = _win_payments(match, state, win)
-    return _save(match, _won_hand(match, hand_number, win, state, win.total, payments, by))
+    limit = table_rules.reaches_limit(match, win.total)
+    hand = _won_hand(match, hand_number, win, state, win.total, payments, by, limit=limit)
+    return _save(match, hand)
 
 
 def _score_full(match: Match, state, win: FullWin):
@@ -195,17 +205,33 @@ def record_draw(match: Match, hand_number: int, by=None) -> Hand:
 
 
 @transaction.atomic
-def record_kong(match: Match, hand_number: int, chair: int, kind: str, by=None) -> KongChips:
+def record_kong(
+    match: Match, hand_number: int, chair: int, kind: str, by=None, *, key=None
+) -> KongChips:
+    """Save kong chips. `key` is the kong form's one-time key: the same form posted again
+    (a double tap, a retry, twenty at once) raises KongAlreadySaved with the chips saved
+    the first time, and the database's unique (match, key) is the last guard."""
     match = _locked(match)
+    if key is not None and (saved := match.kong_chips.filter(key=key).first()):
+        raise KongAlreadySaved(saved)
     _, state = _next_state(match, hand_number)
     if kind not in KongChips.Kind.values:
         raise RecordingError("Choose which kind of kong it was.")
-    kong = KongChips(match=match, hand_number=hand_number, chair=chair, kind=kind, recorded_by=by)
+    kong = KongChips(
+        match=match, hand_number=hand_number, chair=chair, kind=kind, recorded_by=by, key=key
+    )
     try:
         kong.payments = table_rules.kong_payments(match, state, chair, kind)
     except table_rules.TotalRefused as error:
         raise RecordingError(str(error)) from error
-    kong.save()
+    try:
+        with transaction.atomic():  # a savepoint: the transaction survives a duplicate key
+            kong.save()
+    except IntegrityError:
+        saved = match.kong_chips.filter(key=key).first() if key is not None else None
+        if saved is None:
+            raise
+        raise KongAlreadySaved(saved) from None
     refresh_match(match)
     match.version += 1
     match.save(update_fields=["version"])

@@ -28,9 +28,13 @@ class MatchResult(models.Model):
     points rescores every season. At a table of five or three the places are spread
     evenly over 1st..4th (at five, 2nd is three quarters of a 2nd and a quarter of a
     1st), so each table shares out the same points on average; tied players share the
-    places they cover. `weight` is the share of the member's hands that evening played
-    in this match (1 unless their table changed during the evening), so placings count
-    once per evening.
+    places they cover. No hands, no place: only the chairs that played a hand of the match
+    are placed (`table_size` counts them; the others have place 0 and no shares), and a
+    match where nothing counts (no hand, no kong chips) has no rows at all. `weight` is
+    the share of the member's hands that evening played in this match (1 unless their
+    table changed during the evening, 0 when they played no hand), so placings count once
+    per evening. The shares are multiples of 1/240, so the floats read back exactly
+    (scoring.standings.exact_share).
     """
 
     chair = models.OneToOneField("games.Chair", on_delete=models.CASCADE, related_name="result")

@@ -18,10 +18,12 @@ import datetime
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from functools import cached_property
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
 from club.models import (
@@ -37,24 +39,24 @@ from games.models import Chair, Match
 from scoring.models import Hand, KongChips, features
 from scoring.results import MatchResult
 from scoring.rules import rule_set_choices
-from scoring.table_rules import match_ruleset
+from scoring.table_rules import limit_total
 
 # --- placings ---------------------------------------------------------------------------
 
 PLACES = 4  # placing points are given for 1st to 4th
 
 
-def _position_shares(position: int, size: int) -> list[float]:
+def _position_shares(position: int, size: int) -> list[Fraction]:
     """How much of each of 1st..4th place the `position`-th (from 1) of `size` players earns.
 
     The first always earns 1st place and the last 4th place; those between are spread
     evenly (at a table of five the 2nd earns 3/4 of 2nd and 1/4 of 1st), so every table
     shares out the same points on average whether it seats three, four or five."""
-    shares = [0.0] * PLACES
+    shares = [Fraction(0)] * PLACES
     if size <= 1:
-        shares[0] = 1.0
+        shares[0] = Fraction(1)
         return shares
-    q = (position - 1) * (PLACES - 1) / (size - 1)  # 0 = 1st .. 3 = 4th
+    q = Fraction((position - 1) * (PLACES - 1), size - 1)  # 0 = 1st .. 3 = 4th
     low = int(q)
     frac = q - low
     shares[low] += 1 - frac
@@ -63,20 +65,20 @@ def _position_shares(position: int, size: int) -> list[float]:
     return shares
 
 
-def placings(results: list[int]) -> list[tuple[int, bool, list[float]]]:
+def placings(results: list[int]) -> list[tuple[int, bool, list[Fraction]]]:
     """For each player's result at one table: their place (tied players share the best
     of the places they cover), whether they tied, and their shares of 1st..4th place
-    (tied players share the points of the places they cover)."""
+    (tied players share the points of the places they cover), as exact fractions."""
     size = len(results)
     order = sorted(range(size), key=lambda chair: -results[chair])
-    out: list[tuple[int, bool, list[float]]] = [(0, False, [])] * size
+    out: list[tuple[int, bool, list[Fraction]]] = [(0, False, [])] * size
     start = 0
     while start < size:
         end = start
         while end + 1 < size and results[order[end + 1]] == results[order[start]]:
             end += 1
         positions = range(start + 1, end + 2)
-        shares = [0.0] * PLACES
+        shares = [Fraction(0)] * PLACES
         for position in positions:
             for place, share in enumerate(_position_shares(position, size)):
                 shares[place] += share / len(positions)
@@ -86,17 +88,57 @@ def placings(results: list[int]) -> list[tuple[int, bool, list[float]]]:
     return out
 
 
+# Every share of a place is a multiple of 1/240 (places spread in quarters at five and
+# halves at three, split between up to five tied players), so the stored floats, and their
+# sums, read back exactly: placing points are then exact fractions, and a figure exactly
+# half-way rounds up, never by float noise.
+SHARE_DENOMINATOR = 240
+
+
+def exact_share(value: float | None) -> Fraction:
+    """A stored share of a place (or a sum of them) as the exact fraction it stands for."""
+    return Fraction(round((value or 0) * SHARE_DENOMINATOR), SHARE_DENOMINATOR)
+
+
+def exact_points(club: Club) -> list[Fraction]:
+    """The club's placing points as exact numbers (e.g. 3.5 is 7/2, not a float)."""
+    return [Fraction(repr(float(p))) for p in club.placing_points_list]
+
+
+def round_half_up(value, places: int = 2) -> Decimal:
+    """`value` (a whole number, a Fraction, a Decimal; a float as the decimal it prints
+    as) to `places` decimals, a half rounded away from zero as a spreadsheet's ROUND does:
+    0.225 is 0.23 and 0.975 is 0.98, whatever binary floats would make of them."""
+    if isinstance(value, float):
+        value = Fraction(repr(value))
+    scaled = Fraction(value) * 10**places
+    whole, rest = divmod(abs(scaled.numerator), scaled.denominator)
+    if 2 * rest >= scaled.denominator:
+        whole += 1
+    return Decimal(-whole if scaled < 0 else whole).scaleb(-places)
+
+
+def plain_figure(value, places: int = 2) -> str:
+    """`round_half_up` as text without trailing zeros: "2.5", "0.23", "4"."""
+    text = f"{round_half_up(value, places):f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
 # --- keeping MatchResult in step ----------------------------------------------------------
 
 
 def _limit(match: Match) -> int | None:
-    ruleset = match_ruleset(match)
-    if not ruleset.limit_option:
-        return None
-    return ruleset.option_defaults[ruleset.limit_option]
+    return limit_total(match)
 
 
 def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> list[MatchResult]:
+    """Each chair's row of the match, from its live hands and kong chips. A match where
+    nothing counts (no hand, no kong chips) has no rows, while the evening runs and after a
+    rebuild alike: an empty match is no session played."""
+    if not hands and not kongs:
+        return []
     size = len(chairs)
     result = [0] * size
     played = [0] * size
@@ -118,7 +160,10 @@ def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> lis
         for chair in range(size):
             result[chair] += payments[chair]
             if chair == out:
-                continue  # sitting out neither plays nor breaks a run of wins
+                # A run is hands won one after another at the table: a hand sat out (which
+                # someone else won, or was drawn) ends it, as the records page says.
+                run[chair] = 0
+                continue
             played[chair] += 1
             if hand.winner == chair:
                 won[chair] += 1
@@ -133,11 +178,15 @@ def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> lis
     for kong in kongs:
         for chair, paid in enumerate(kong.payments[:size]):
             result[chair] += paid
-    places = placings(result)
+    # No hands, no place: the places are shared among the players who played a hand here
+    # (a Dreamer who sat out the only hand, a table with only kong chips, places nobody).
+    placed = [c for c in range(size) if played[c]]
+    places = dict(zip(placed, placings([result[c] for c in placed]), strict=True))
+    unplaced = (0, False, [Fraction(0)] * PLACES)
     rows = []
     for chair in chairs:
         c = chair.number
-        place, tied, shares = places[c]
+        place, tied, shares = places.get(c, unplaced)
         rows.append(
             MatchResult(
                 chair=chair,
@@ -154,13 +203,13 @@ def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> lis
                 limit=limit,
                 rules=match.rules,
                 limit_hands=limits[c],
-                table_size=size,
+                table_size=len(placed),  # the players placed: "2nd of 4"
                 place=place,
                 tied=tied,
-                first=shares[0],
-                second=shares[1],
-                third=shares[2],
-                fourth=shares[3],
+                first=float(shares[0]),
+                second=float(shares[1]),
+                third=float(shares[2]),
+                fourth=float(shares[3]),
             )
         )
     return rows
@@ -187,12 +236,13 @@ _FIELDS = [
 ]
 
 
-def _save_rows(rows: list[MatchResult]) -> None:
-    existing = dict(
-        MatchResult.objects.filter(chair__in=[row.chair for row in rows]).values_list(
-            "chair_id", "pk"
-        )
-    )
+def _save_rows(chairs: list[Chair], rows: list[MatchResult]) -> None:
+    existing = dict(MatchResult.objects.filter(chair__in=chairs).values_list("chair_id", "pk"))
+    # A chair with no row now (every hand undone or voided) loses the one it had.
+    kept = {row.chair.pk for row in rows}
+    gone = [pk for chair_id, pk in existing.items() if chair_id not in kept]
+    if gone:
+        MatchResult.objects.filter(pk__in=gone).delete()
     new, old = [], []
     for row in rows:
         row.pk = existing.get(row.chair.pk)
@@ -209,14 +259,13 @@ def _reweigh(session_ids, member_ids=None) -> None:
         rows = rows.filter(member_id__in=member_ids)
     rows = list(rows.only("pk", "session_id", "member_id", "hands_played", "weight"))
     hands = defaultdict(int)
-    count = defaultdict(int)
     for row in rows:
         hands[row.session_id, row.member_id] += row.hands_played
-        count[row.session_id, row.member_id] += 1
     changed = []
     for row in rows:
         key = row.session_id, row.member_id
-        weight = row.hands_played / hands[key] if hands[key] else 1.0 / count[key]
+        # No hands that evening, no place: nothing to weigh.
+        weight = row.hands_played / hands[key] if hands[key] else 0.0
         if row.weight != weight:
             row.weight = weight
             changed.append(row)
@@ -229,7 +278,7 @@ def refresh_match(match: Match) -> None:
     chairs = list(match.chairs.order_by("number"))
     hands = list(match.hands.live().order_by("number"))
     kongs = list(match.kong_chips.filter(voided_at__isnull=True))
-    _save_rows(_figures(match, chairs, hands, kongs))
+    _save_rows(chairs, _figures(match, chairs, hands, kongs))
     _reweigh([match.session_id], [chair.member_id for chair in chairs])
 
 
@@ -309,8 +358,12 @@ def span_of_sessions(club, season: Season) -> dict:
     `season` (`first_date`, `last_date`, `held`), as subqueries, so a page reads them in
     the same statement as its rows. `club` is a Club, or OuterRef("club") for members."""
     sessions = Session.objects.filter(club=club).order_by()
+    # A session is held when it has results: an evening whose matches recorded nothing
+    # (no hand, no kong chips) has none, live and after a rebuild alike.
+    played = MatchResult.objects.filter(session=OuterRef("pk"))
     held = (
-        sessions.filter(date__gte=season.start, date__lt=season.end, matches__isnull=False)
+        sessions.filter(date__gte=season.start, date__lt=season.end)
+        .filter(Exists(played))
         .values("club")
         .annotate(n=Count("pk", distinct=True))
         .values("n")
@@ -363,7 +416,7 @@ class EveningRow:
     hands_won: int = 0
     hands_played: int = 0
     best_total: int | None = None
-    points: float = 0.0
+    points: Fraction = Fraction(0)
     placings: list[str] = field(default_factory=list)
     rank: int | None = None
 
@@ -396,15 +449,30 @@ class Evening:
         return not self.session.is_closed
 
 
-def _points(result: MatchResult, points: list[float]) -> float:
-    shares = (result.first, result.second, result.third, result.fourth)
-    return sum(share * p for share, p in zip(shares, points, strict=True))
+def _points(shares, points: list[Fraction]) -> Fraction:
+    """Placing points, exactly, for stored shares (or sums of shares) of 1st..4th place."""
+    return sum(
+        (exact_share(share) * p for share, p in zip(shares, points, strict=True)), Fraction(0)
+    )
+
+
+def _shares(result: MatchResult) -> tuple:
+    return (result.first, result.second, result.third, result.fourth)
+
+
+def _weighted(matches: list[tuple[int, Fraction]]) -> Fraction:
+    """A member's placing points for one evening from (hands played, placing points) per
+    match: each match weighs by its share of their hands, so the evening counts once."""
+    hands = sum(played for played, _ in matches)
+    if not hands:
+        return Fraction(0)
+    return sum((played * points for played, points in matches), Fraction(0)) / hands
 
 
 def evening_results(session: Session, club: Club) -> Evening:
     """Each member's result for the evening (all their matches added up) and each table.
     Two queries: the chairs with their results, and the hands played per match."""
-    points = club.placing_points_list
+    points = exact_points(club)
     chairs = list(
         Chair.objects.filter(match__session=session)
         .select_related("member", "match", "result")
@@ -412,6 +480,7 @@ def evening_results(session: Session, club: Club) -> Evening:
     )
     tables: dict[int, EveningTable] = {}
     rows: dict[int, EveningRow] = {}
+    placed: dict[int, list[tuple[int, Fraction]]] = defaultdict(list)
     for chair in chairs:
         result = getattr(chair, "result", None)
         table = tables.setdefault(
@@ -425,13 +494,15 @@ def evening_results(session: Session, club: Club) -> Evening:
         row.result += result.result
         row.hands_won += result.hands_won
         row.hands_played += result.hands_played
-        row.points += result.weight * _points(result, points)
+        placed[chair.member_id].append((result.hands_played, _points(_shares(result), points)))
         if result.best_total is not None:
             row.best_total = max(row.best_total or 0, result.best_total)
         if result.hands_played:
             row.placings.append(
                 f"{result.place_text} of {result.table_size} at table {table.number}"
             )
+    for member_id, row in rows.items():
+        row.points = _weighted(placed[member_id])
     ranked = sorted(rows.values(), key=_evening_key(club), reverse=True)
     _rank(ranked, _evening_key(club))
     return Evening(session, ranked, list(tables.values()))
@@ -439,7 +510,7 @@ def evening_results(session: Session, club: Club) -> Evening:
 
 def _evening_key(club: Club):
     if club.standings_ranking == Club.Ranking.PLACINGS:
-        return lambda row: (round(row.points, 6), row.result)
+        return lambda row: (row.points, row.result)
     return lambda row: (row.result,)
 
 
@@ -465,18 +536,21 @@ class LeaderRow:
     total: int
     hands_played: int
     hands_won: int
-    points: float
+    points: Fraction
     best_total: int | None
     user_id: int | None = None
     rank: int | None = None
 
+    # Exact fractions: the pages and CSVs round them half up, never by float noise.
     @property
-    def average(self) -> float:
-        return self.total / self.sessions if self.sessions else 0.0
+    def average(self) -> Fraction:
+        return Fraction(self.total, self.sessions) if self.sessions else Fraction(0)
 
     @property
-    def win_rate(self) -> float:
-        return 100 * self.hands_won / self.hands_played if self.hands_played else 0.0
+    def win_rate(self) -> Fraction:
+        return (
+            Fraction(100 * self.hands_won, self.hands_played) if self.hands_played else Fraction(0)
+        )
 
 
 # Columns the leaderboard can be sorted by: (key, heading).
@@ -503,8 +577,8 @@ _SORT_KEYS = {
 }
 _RANKING_KEYS = {
     Club.Ranking.TOTAL: lambda row: (row.total, row.points),
-    Club.Ranking.AVERAGE: lambda row: (round(row.average, 6), row.total),
-    Club.Ranking.PLACINGS: lambda row: (round(row.points, 6), row.total),
+    Club.Ranking.AVERAGE: lambda row: (row.average, row.total),
+    Club.Ranking.PLACINGS: lambda row: (row.points, row.total),
 }
 
 
@@ -533,30 +607,56 @@ class Leaderboard:
         return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
 
 
-def season_results(club: Club, season: Season):
-    """The season's MatchResult rows of the club, summed per member in the database."""
-    points = club.placing_points_list
-    placing = (
-        F("first") * points[0]
-        + F("second") * points[1]
-        + F("third") * points[2]
-        + F("fourth") * points[3]
+_SHARE_FIELDS = ("first", "second", "third", "fourth")
+# A result whose placing counts only in part (the member's table changed that evening).
+_PARTLY = Q(weight__gt=0, weight__lt=1)
+
+
+def _in_season(club: Club, season: Season):
+    return MatchResult.objects.filter(
+        session__club=club, session__date__gte=season.start, session__date__lt=season.end
     )
+
+
+def season_results(club: Club, season: Season):
+    """The season's MatchResult rows of the club, summed per member in the database. The
+    placing is summed as shares of 1st..4th place over the results that count whole
+    (`whole_first`..), which read back exactly; `partly` counts the others (see
+    `_partly_placed`)."""
+    whole = Q(weight=1)
     return (
-        MatchResult.objects.filter(
-            session__club=club, session__date__gte=season.start, session__date__lt=season.end
-        )
+        _in_season(club, season)
         .values("member_id", "member__table_name", "member__user_id")
         .annotate(
             total=Sum("result"),
             sessions=Count("session_id", distinct=True),
             played=Sum("hands_played"),
             won=Sum("hands_won"),
-            points=Sum(F("weight") * placing),
             best=Max("best_total"),
+            partly=Count("pk", filter=_PARTLY),
+            **{f"whole_{name}": Sum(name, filter=whole) for name in _SHARE_FIELDS},
         )
         .order_by()
     )
+
+
+def _partly_placed(club: Club, season: Season, member_ids, points) -> dict[int, Fraction]:
+    """Placing points of the evenings when a member's table changed, each match weighed
+    by its share of their hands that evening, in exact fractions (one query, only when a
+    table changed: the rows come back to Python, a few per late arrival or leaver)."""
+    if not member_ids:
+        return {}
+    matches: dict[tuple[int, int], list[tuple[int, Fraction]]] = defaultdict(list)
+    for member_id, session_id, played, *shares in (
+        _in_season(club, season)
+        .filter(_PARTLY, member_id__in=member_ids)
+        .values_list("member_id", "session_id", "hands_played", *_SHARE_FIELDS)
+    ):
+        matches[member_id, session_id].append((played, _points(shares, points)))
+    found: dict[int, Fraction] = defaultdict(Fraction)
+    for (member_id, _), evening in matches.items():
+        found[member_id] += _weighted(evening)
+    return found
 
 
 def leaderboard(
@@ -569,6 +669,8 @@ def leaderboard(
     # No result rows means no match was played in the season: no session was held.
     held = results[0]["held"] if results else 0
     span = (results[0]["first_date"], results[0]["last_date"]) if results else None
+    points = exact_points(club)
+    partly = _partly_placed(club, season, [r["member_id"] for r in results if r["partly"]], points)
     rows = [
         LeaderRow(
             member_id=r["member_id"],
@@ -577,7 +679,8 @@ def leaderboard(
             total=r["total"] or 0,
             hands_played=r["played"] or 0,
             hands_won=r["won"] or 0,
-            points=r["points"] or 0.0,
+            points=_points([r[f"whole_{name}"] for name in _SHARE_FIELDS], points)
+            + partly.get(r["member_id"], Fraction(0)),
             best_total=r["best"],
             user_id=r["member__user_id"],
         )
@@ -711,21 +814,21 @@ def records(club: Club, limit: int = 10) -> Records:
     for rules, _ in rule_set_choices():
         top = (
             MatchResult.objects.filter(session__club=club, rules=rules, best_total__isnull=False)
-            .order_by("-best_total", "pk")
+            .order_by("-best_total", "chair_id")
             .values("pk")[:limit]
         )
         tops |= Q(pk__in=top)
     best = (
         MatchResult.objects.filter(tops)
         .select_related("member", "session", "match", "best_hand")
-        .order_by("rules", "-best_total", "pk")
+        .order_by("rules", "-best_total", "chair_id")
     )
     for result in best:
         highest.setdefault(result.rules, []).append(result)
     # Every limit hand of every season: plain rows (no model instances) keep a long list cheap.
     limits = list(
         limit_hands(club)
-        .order_by("-match__session__date", "-number")
+        .order_by("-match__session__date", "-number", "match__table_number", "match_id")
         .values(
             "total",
             "number",
@@ -740,7 +843,9 @@ def records(club: Club, limit: int = 10) -> Records:
     streaks = list(
         MatchResult.objects.filter(session__club=club, longest_streak__gte=2)
         .select_related("member", "session")
-        .order_by("-longest_streak", "pk")[:limit]  # the index's own order: earliest first
+        # Ties earliest first by chair (a chair keeps its id through a rebuild and a backup
+        # restored; a result row is numbered anew, so ties by it would swap places).
+        .order_by("-longest_streak", "chair_id")[:limit]
     )
     return Records(highest, limits, streaks)
 
@@ -784,8 +889,8 @@ class MemberAttendance:
     held: int
 
     @property
-    def share(self) -> float:
-        return 100 * self.attended / self.held if self.held else 0.0
+    def share(self) -> Fraction:
+        return Fraction(100 * self.attended, self.held) if self.held else Fraction(0)
 
 
 @dataclass

@@ -32,6 +32,20 @@ def match_ruleset(match) -> RuleSet:
     )
 
 
+def limit_total(match) -> int | None:
+    """The match's limit (the most a hand scores under its rules), or None without one."""
+    ruleset = match_ruleset(match)
+    if not ruleset.limit_option:
+        return None
+    return ruleset.option_defaults[ruleset.limit_option]
+
+
+def reaches_limit(match, total: int | None) -> bool:
+    """Whether a total agreed at the table is a limit hand: it scores the match's limit."""
+    limit = limit_total(match)
+    return limit is not None and total is not None and total >= limit
+
+
 def _outcome(match, state, win=None) -> engine.Outcome:
     """The engine's view of a hand: chairs, with the dealer the flow says."""
     if win is None:

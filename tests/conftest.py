@@ -6,6 +6,17 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """The login throttle counts wrong passwords in the cache (club/login_throttle.py): each
+    test starts with none, as the database starts with no axes records."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def club(db):
     from tests.factories import ClubFactory

@@ -1,15 +1,18 @@
 """Logins: log in (with the lockout), forgotten passwords, a coordinator unlocking a login
-or giving a temporary password, and the page for an expired form."""
+or giving a temporary password, and the pages for an expired form and an unreadable one."""
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template import loader
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from club import accounts
+from club import accounts, login_throttle
 from club.models import Club, Member
 from club.roles import coordinator_required
 
@@ -17,6 +20,12 @@ from club.roles import coordinator_required
 class LoginView(auth_views.LoginView):
     def get_context_data(self, **kwargs):
         return {**super().get_context_data(**kwargs), "reset_by_email": email_configured()}
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        # A flood of wrong passwords for this login does not make this browser wait.
+        login_throttle.remember_login(self.request, response, form.get_user().get_username())
+        return response
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
@@ -33,6 +42,7 @@ def email_configured() -> bool:
 class PasswordResetView(auth_views.PasswordResetView):
     """Only when the club can send email; otherwise the page says to ask the coordinator."""
 
+    form_class = accounts.MemberPasswordResetForm
     success_url = reverse_lazy("password_reset_done")
 
     def dispatch(self, request, *args, **kwargs):
@@ -50,10 +60,19 @@ def _member_with_login(pk: int) -> Member:
     )
 
 
+def _refused(request, member, error):
+    messages.error(request, str(error))
+    return redirect("club:member_detail", pk=member.pk)
+
+
 @coordinator_required
 @require_POST
 def unlock_login(request, pk):
     member = _member_with_login(pk)
+    try:
+        accounts.check_may_manage(request.user, member)
+    except accounts.LoginRefused as error:
+        return _refused(request, member, error)
     accounts.unlock(member.user)
     messages.success(request, f"{member.name}'s login is unlocked: they can log in again now.")
     return redirect("club:member_detail", pk=member.pk)
@@ -65,6 +84,10 @@ def new_password(request, pk):
     """A temporary password for the coordinator to read out; the member must change it at
     their next login. Shown once on this page and never stored in a message."""
     member = _member_with_login(pk)
+    try:
+        accounts.check_may_manage(request.user, member)
+    except accounts.LoginRefused as error:
+        return _refused(request, member, error)
     password = accounts.set_temporary_password(member.user)
     return render(
         request, "club/accounts/new_password.html", {"member": member, "password": password}
@@ -77,3 +100,11 @@ def csrf_failure(request, reason=""):
     if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
         back = ""
     return render(request, "403_csrf.html", {"back": back}, status=403)
+
+
+def bad_request(request, exception=None):
+    """The 400 handler: Django's bare "Bad Request (400)" in the site's look and plain words,
+    saying so when the post was simply too large (too many bytes, fields or files). Rendered
+    without the request's context, as the 500 page is: it needs no database."""
+    too_big = isinstance(exception, RequestDataTooBig | TooManyFieldsSent | TooManyFilesSent)
+    return HttpResponseBadRequest(loader.get_template("400.html").render({"too_big": too_big}))

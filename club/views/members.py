@@ -9,6 +9,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
+from club import accounts
 from club import member_import as importing
 from club.forms import KeepApartForm, MemberForm, MemberSearchForm
 from club.models import Club, Member, MemberHasPlayed, Refused
@@ -34,7 +35,7 @@ def member_list(request):
 @coordinator_required
 def member_create(request):
     club = Club.objects.current()
-    form = MemberForm(request.POST or None, club=club)
+    form = MemberForm(request.POST or None, club=club, actor=request.user)
     if request.method == "POST" and form.is_valid():
         member = form.save()
         if form.already_added:
@@ -110,7 +111,7 @@ def member_import_template(request):
 @coordinator_required
 def member_edit(request, pk):
     member = _member(pk)
-    form = MemberForm(request.POST or None, instance=member, club=member.club)
+    form = MemberForm(request.POST or None, instance=member, club=member.club, actor=request.user)
     if request.method == "POST" and form.is_valid():
         member = form.save()
         messages.success(request, f"{member.name}'s details are saved.")
@@ -139,6 +140,12 @@ def member_detail(request, pk):
 @require_POST
 def member_retire(request, pk):
     member = _member(pk)
+    try:
+        # Retiring or reactivating switches their login off or on too.
+        accounts.check_may_manage(request.user, member)
+    except accounts.LoginRefused as error:
+        messages.error(request, str(error))
+        return redirect("club:member_detail", pk=member.pk)
     member.retire()
     messages.success(
         request,
@@ -152,6 +159,12 @@ def member_retire(request, pk):
 @require_POST
 def member_reactivate(request, pk):
     member = _member(pk)
+    try:
+        # Retiring or reactivating switches their login off or on too.
+        accounts.check_may_manage(request.user, member)
+    except accounts.LoginRefused as error:
+        messages.error(request, str(error))
+        return redirect("club:member_detail", pk=member.pk)
     member.reactivate()
     messages.success(request, f"Welcome back: {member.table_name} is an active member again.")
     return redirect("club:member_detail", pk=member.pk)

@@ -31,6 +31,19 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        number = minimum - 1
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be a whole number from {minimum}, not {value!r}.")
+    return number
+
+
 DEBUG = env_bool("DEBUG", False)
 
 # A fixed key is fine for local development only; production must set its own.
@@ -73,6 +86,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "club.accounts.RequirePasswordChangeMiddleware",
+    # Refuses a login post while its address or username is throttled, before any hashing.
+    "club.login_throttle.LoginThrottleMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into club.accounts.locked_out.
     "axes.middleware.AxesMiddleware",
 ]
@@ -128,13 +143,30 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# The client's address, for the lockout and the throttle below. Behind a reverse proxy
+# (README: HTTPS) every request comes from the proxy: set TRUSTED_PROXIES to the number of
+# proxies in front, each adding the address it saw to X-Forwarded-For; the address the
+# outermost one saw is then the client's. With 0 (the default) the header is ignored, since
+# anyone can send it, and REMOTE_ADDR is the address. gunicorn must then listen only where
+# the proxy reaches it (e.g. 127.0.0.1).
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
+AXES_CLIENT_IP_CALLABLE = "club.accounts.client_address"
 # Password guessing: 5 wrong passwords for one username from one address lock that pair
-# out for 15 minutes; a coordinator can unlock it on the member's page.
+# out for 15 minutes (a guesser elsewhere cannot lock the member out); a coordinator can
+# unlock it on the member's page.
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "club.accounts.locked_out"
+# Spraying (one address, many usernames) and floods (many addresses, one username) are
+# refused before any password is hashed: see club/login_throttle.py. Within the window, 30
+# wrong passwords from one address over all usernames make that address wait; 20 for one
+# username from all addresses make that username wait, except in a browser that has logged
+# in as it before. Counts are kept in Django's cache (each process's memory by default).
+LOGIN_THROTTLE_WINDOW = 15 * 60
+LOGIN_THROTTLE_PER_ADDRESS = env_int("LOGIN_THROTTLE_PER_ADDRESS", 30, minimum=1)
+LOGIN_THROTTLE_PER_USERNAME = env_int("LOGIN_THROTTLE_PER_USERNAME", 20, minimum=1)
 
 # Email for "Forgot your password?": set EMAIL_HOST (and the others) to send real mail.
 # Without it members are told to ask their coordinator; with DEBUG on, mail is printed.

@@ -7,6 +7,7 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 
 from scoring.charts import signed as _signed
 from scoring.results import ordinal as _ordinal
+from scoring.standings import plain_figure
 
 register = template.Library()
 
@@ -21,11 +22,11 @@ def signed(value):
 
 @register.filter
 def figure(value, places=1):
-    """A figure to `places` decimals, without a trailing ".0"."""
+    """A figure to `places` decimals, a half rounded up (exact, as in the CSVs), without a
+    trailing ".0"."""
     if value is None:
         return ""
-    text = f"{float(value):.{int(places)}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return plain_figure(value, int(places))
 
 
 @register.filter

@@ -27,6 +27,7 @@ from scoring.forms import CorrectionForm, PaperSheet
 
 PAPER_ROWS = 24  # a long evening's hands; "More rows" adds more
 BLANK_ROWS = 20  # an evening's hands on one A4 sheet
+PREFILL = ("winner", "won_by", "discarder", "liable", "total")
 
 
 def _match(pk: int) -> Match:
@@ -126,7 +127,12 @@ def correct(request, match, number: int):
                 )
                 return redirect("scoring:scoresheet", match.pk)
     else:
-        form = CorrectionForm(initial=CorrectionForm.initial_for(hand), **form_kwargs)
+        initial = CorrectionForm.initial_for(hand)
+        # "Ours is different" at the table opens this page with that device's entries.
+        if "won_by" in request.GET:
+            initial |= {name: request.GET[name] for name in PREFILL if name in request.GET}
+            initial["what"] = "win"
+        form = CorrectionForm(initial=initial, **form_kwargs)
     row = next(r for g in sheet.rounds for r in g.rows if r.number == number)
     return render(
         request,

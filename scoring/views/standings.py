@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import csv
+import heapq
+from decimal import Decimal
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
@@ -12,11 +13,12 @@ from django.urls import get_script_prefix
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
+from club import csv_export
 from club.models import Club, Member, Session
 from club.roles import coordinator_required
 from scoring import standings
 from scoring.charts import bar_chart
-from scoring.models import Hand
+from scoring.models import Hand, KongChips
 
 
 def standings_visible(view):
@@ -90,7 +92,7 @@ def evening_csv(request, club, pk):
                 row.result,
                 row.hands_won,
                 row.hands_played,
-                _number(round(row.points, 2)),
+                _number(row.points),
                 "; ".join(row.placings),
                 row.best_total if row.best_total is not None else "",
             ]
@@ -138,7 +140,7 @@ class _Echo:
 
 
 def _csv_response(filename: str, rows) -> StreamingHttpResponse:
-    writer = csv.writer(_Echo())
+    writer = csv_export.writer(_Echo())  # no cell a spreadsheet would run as a formula
     response = StreamingHttpResponse(
         (writer.writerow(row) for row in rows), content_type="text/csv; charset=utf-8"
     )
@@ -146,9 +148,11 @@ def _csv_response(filename: str, rows) -> StreamingHttpResponse:
     return response
 
 
-def _number(value: float) -> float | int:
-    """Whole numbers without ".0", others to two places: numbers a spreadsheet reads."""
-    return int(value) if float(value).is_integer() else round(value, 2)
+def _number(value, places: int = 2) -> Decimal | int:
+    """Whole numbers without ".0", others to `places` decimals, a half rounded up as the
+    pages do (exactly: 0.225 is 0.23): numbers a spreadsheet reads."""
+    figure = Decimal(standings.plain_figure(value, places))
+    return int(figure) if figure == figure.to_integral_value() else figure
 
 
 @require_safe
@@ -165,31 +169,65 @@ def leaderboard_csv(request, club):
                 row.rank if row.rank is not None else "",
                 row.name,
                 row.total,
-                _number(round(row.average, 2)),
+                _number(row.average),
                 row.sessions,
                 row.hands_played,
                 row.hands_won,
-                _number(round(row.win_rate, 2)),
-                _number(round(row.points, 2)),
+                _number(row.win_rate),
+                _number(row.points),
                 row.best_total if row.best_total is not None else "",
             ]
 
     return _csv_response(f"standings-{board.season.key}.csv", rows())
 
 
-@require_safe
-@standings_visible
-def hands_csv(request, club):
-    season, _ = _season(request, club)
-    hands = (
-        Hand.objects.live()
-        .filter(
+def _in_season(records, club: Club, season: standings.Season):
+    """A season's live hands or kong chips of the club, in the order they were played."""
+    return (
+        records.filter(
+            voided_at__isnull=True,
             match__session__club=club,
             match__session__date__gte=season.start,
             match__session__date__lt=season.end,
         )
         .select_related("match__session")
-        .order_by("match__session__date", "match__table_number", "match__started_at", "number")
+        .order_by("match__session__date", "match__table_number", "match__started_at", "match_id")
+    )
+
+
+def _played_order(record) -> tuple:
+    """Where a hand or kong chips come in the CSV: by match, then hand; a hand's kong chips
+    (made while it was played) just before it."""
+    match = record.match
+    number = record.number if isinstance(record, Hand) else record.hand_number
+    kind = 1 if isinstance(record, Hand) else 0
+    return (
+        match.session.date,
+        match.table_number,
+        match.started_at,
+        match.pk,
+        number,
+        kind,
+        record.pk,
+    )
+
+
+@require_safe
+@standings_visible
+def hands_csv(request, club):
+    """Every hand of the season with each player's payment, and the kong chips paid (U3A)
+    as rows of their own: a member's payments over the season add up to their total."""
+    season, _ = _season(request, club)
+    hands = _in_season(Hand.objects, club, season).order_by(
+        "match__session__date", "match__table_number", "match__started_at", "match_id", "number"
+    )
+    kongs = _in_season(KongChips.objects, club, season).order_by(
+        "match__session__date",
+        "match__table_number",
+        "match__started_at",
+        "match_id",
+        "hand_number",
+        "pk",
     )
     names = standings.chair_names(club, season)
     header = ["Date", "Table", "Rules", "Hand", "Outcome", "Winner", "Won by", "Discarder"]
@@ -197,28 +235,53 @@ def hands_csv(request, club):
     for seat in range(1, 6):
         header += [f"Player {seat}", f"Payment {seat}"]
 
+    def payments(record, chairs) -> list:
+        row = []
+        for chair in range(5):
+            if chair < len(chairs):
+                row += [chairs[chair], record.payments[chair]]
+            else:
+                row += ["", ""]
+        return row
+
+    def hand_row(hand, chairs) -> list:
+        return [
+            hand.match.session.date.isoformat(),
+            hand.match.table_number,
+            hand.match.rules,
+            hand.number,
+            "draw" if hand.is_draw else "win",
+            chairs[hand.winner] if hand.winner is not None else "",
+            hand.get_won_by_display() if hand.won_by else "",
+            chairs[hand.discarder] if hand.discarder is not None else "",
+            hand.total if hand.total is not None else "",
+            hand.entry,
+        ]
+
+    def kong_row(kong, chairs) -> list:
+        # The kong's maker is paid by the others: "Winner" names who gains, "Won by" the kind.
+        return [
+            kong.match.session.date.isoformat(),
+            kong.match.table_number,
+            kong.match.rules,
+            kong.hand_number,
+            "kong chips",
+            chairs[kong.chair] if kong.chair < len(chairs) else "",
+            kong.get_kind_display(),
+            "",
+            "",
+            "",
+        ]
+
     def rows():
         yield header
-        for hand in hands.iterator(chunk_size=2000):
-            chairs = names.get(hand.match_id, [])
-            row = [
-                hand.match.session.date.isoformat(),
-                hand.match.table_number,
-                hand.match.rules,
-                hand.number,
-                "draw" if hand.is_draw else "win",
-                chairs[hand.winner] if hand.winner is not None else "",
-                hand.get_won_by_display() if hand.won_by else "",
-                chairs[hand.discarder] if hand.discarder is not None else "",
-                hand.total if hand.total is not None else "",
-                hand.entry,
-            ]
-            for chair in range(5):
-                if chair < len(chairs):
-                    row += [chairs[chair], hand.payments[chair]]
-                else:
-                    row += ["", ""]
-            yield row
+        records = heapq.merge(
+            hands.iterator(chunk_size=2000), kongs.iterator(chunk_size=2000), key=_played_order
+        )
+        for record in records:
+            chairs = names.get(record.match_id, [])
+            row = hand_row(record, chairs) if isinstance(record, Hand) else kong_row(record, chairs)
+            yield row + payments(record, chairs)
 
     return _csv_response(f"hands-{season.key}.csv", rows())
 
@@ -299,9 +362,7 @@ def attendance_csv(request):
     which = request.GET.get("by", "sessions")
     if which == "members":
         header = ["Name", "Sessions attended", "Sessions held", "Attendance (%)"]
-        body = [
-            [m.name, m.attended, report.held, _number(round(m.share, 1))] for m in report.members
-        ]
+        body = [[m.name, m.attended, report.held, _number(m.share, 1)] for m in report.members]
     elif which == "sessions":
         header = ["Date", "Members present", "Names"]
         body = [[s.date.isoformat(), s.present, "; ".join(s.names)] for s in report.sessions]

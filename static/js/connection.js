@@ -33,6 +33,10 @@
       return "Not saved yet. The scores are safe; the club\u2019s computer is restarting. " +
         "Your entries are kept \u2014 " + retry.replace(/ again$/, "") + " again in a minute.";
     }
+    if (status === 400) {
+      return "Not saved: this was more than the club\u2019s computer accepts at once. " +
+        "Your entries are kept \u2014 make them shorter, then " + retry + ".";
+    }
     return "Not saved: something went wrong on the club\u2019s computer. " +
       "Your entries are kept \u2014 " + retry + ". If it happens again, tell the coordinator.";
   }

@@ -94,6 +94,20 @@ def test_a_save_without_an_answer_says_so_keeps_the_entries_and_saves_once(table
     assert [(h.number, h.winner, h.total) for h in Hand.objects.filter(match=match)] == [(1, 1, 10)]
 
 
+def test_a_save_too_large_for_the_server_says_so_and_keeps_the_entries(table_page, settings):
+    """The server answers 400 (its page for a post over DATA_UPLOAD_MAX_MEMORY_SIZE): the
+    form says the entries were too much, not "something went wrong"; nothing is saved."""
+    page, match = table_page
+    fill_win(page)
+    big = "notes=" + "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
+    page.route(WIN_URL, lambda route: route.continue_(post_data=big))
+    page.get_by_role("button", name="Save hand 1").click()
+    alert = page.get_by_role("alert").filter(has_text="more than the club’s computer accepts")
+    expect(alert).to_contain_text("Your entries are kept — make them shorter")
+    expect_entries_kept(page)
+    assert not Hand.objects.filter(match=match).exists()
+
+
 def test_a_save_whose_answer_was_lost_is_not_saved_twice(table_page):
     """The server saved the hand but the answer never came back: pressing again is safe."""
     page, match = table_page

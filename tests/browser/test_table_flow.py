@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 from club.roles import make_coordinator
 from games.models import Match
+from games.start import start_play
 from scoring.engine.rulesets.base import RuleSet
 from tests.browser.helpers import log_in, record_quick_win
 from tests.factories import UserFactory
@@ -76,3 +77,50 @@ def test_a_u3a_evening_at_one_table(live_server, browser, transactional_db):
     assert match.replay()[-1].goulash is True
     # The table page polls the server; closed, it cannot reach the next test's database.
     page.close()
+
+
+def test_two_devices_that_disagree_about_a_hand_choose_without_recording_it_again(
+    live_server, browser, transactional_db
+):
+    """Ann's tablet saves hand 1 first; Carol's phone, with another winner typed in, is
+    shown both and chooses. Nothing of the phone's is carried into hand 2's form."""
+    session = one_named_table("u3a", NAMES)
+    boss = UserFactory(username="boss")
+    make_coordinator(boss)
+    start_play(session)
+    table = f"{live_server.url}/play/{session.pk}/tables/1/"
+    tablet = log_in(browser.new_context(viewport=TABLET).new_page(), live_server.url, "boss")
+    phone = log_in(browser.new_context(viewport=TABLET).new_page(), live_server.url, "boss")
+    tablet.goto(table)
+    phone.goto(table)
+
+    form = phone.locator("#win-form")
+    form.get_by_role("group", name="Who won?").get_by_label("Carol", exact=False).check()
+    form.get_by_label("Self-drawn from the wall").check()
+    form.get_by_label("Total the table agreed (points)").fill("12")
+    expect(phone.locator("#preview")).to_contain_text("Carol receives 36")
+    record_quick_win(tablet, 1, "Betty", "Self-drawn from the wall", 10)
+    form.get_by_role("button", name="Save hand 1").click()
+
+    conflict = phone.locator(".conflict")
+    expect(conflict).to_contain_text("Hand 1 was saved on another device first")
+    expect(conflict).to_contain_text("Betty won self-drawn from the wall, 10 points")
+    expect(conflict).to_contain_text("Carol won self-drawn from the wall, 12 points")
+    expect(phone.locator(".board-hand")).to_have_text("Hand 2")
+    expect(phone.get_by_label("Total the table agreed (points)")).to_have_value("")
+    expect(phone.locator("#win-form input:checked")).to_have_count(0)
+
+    # "The same hand" goes on with hand 2; "ours is different" opens hand 1's correction
+    # with the phone's entries.
+    same = conflict.get_by_role("link", name="That is the same hand: carry on with hand 2")
+    expect(same).to_have_attribute("href", f"/play/{session.pk}/tables/1/")
+    conflict.get_by_role("link", name="Ours is different: correct hand 1").click()
+    expect(phone.get_by_label("Total (points)")).to_have_value("12")
+    who_won = phone.get_by_role("group", name="Who won?")
+    expect(who_won.get_by_label("Carol", exact=False)).to_be_checked()
+
+    match = Match.objects.get(session=session)
+    assert [(h.number, h.total) for h in match.live_hands()] == [(1, 10)]
+    # The table pages poll the server; closed, they cannot reach the next test's database.
+    tablet.context.close()
+    phone.context.close()

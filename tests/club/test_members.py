@@ -258,7 +258,7 @@ def test_a_login_already_used_by_a_member_is_not_offered(coordinator_client, clu
         ),
     )
     assert response.status_code == 200
-    assert "Select a valid choice" in response.content.decode()
+    assert "That login cannot be given to a member" in response.content.decode()
     margaret.refresh_from_db()
     assert margaret.user is None
 

@@ -6,21 +6,14 @@ answered success is in the database.
 """
 
 import datetime
-import http.client
-import secrets
-import string
-import threading
-import urllib.parse
-from dataclasses import dataclass
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from club.models import Attendance, Member, Seat, SeatingPlan, SeatingTable, Session
 from club.seating.changes import make_seating
+from tests.concurrency.browsers import Answer, Browser, fire
 from tests.factories import CoordinatorFactory, MemberFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -71,70 +64,9 @@ def url_for(action: str, session: Session, **kw) -> str:
     raise ValueError(action)
 
 
-@dataclass
-class Answer:
-    status: int
-    body: str
-
-
-class Browser:
-    """One coordinator's logged-in session, talking plain HTTP."""
-
-    def __init__(self, live_server, user):
-        client = Client()
-        client.force_login(user)
-        self.session_cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-        self.csrf = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
-        parsed = urllib.parse.urlsplit(live_server.url)
-        self.host, self.port = parsed.hostname, parsed.port
-
-    def post(self, path: str, data: dict, headers: dict | None = None) -> Answer:
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=120)
-        try:
-            connection.request(
-                "POST",
-                path,
-                body=urllib.parse.urlencode(data),
-                headers={
-                    "Content-Type": "application/x-www-form-urlencoded",
-                    "Cookie": f"{settings.SESSION_COOKIE_NAME}={self.session_cookie}; "
-                    f"{settings.CSRF_COOKIE_NAME}={self.csrf}",
-                    "X-CSRFToken": self.csrf,
-                    **(headers or {}),
-                },
-            )
-            response = connection.getresponse()
-            return Answer(response.status, response.read().decode(errors="replace"))
-        finally:
-            connection.close()
-
-
 @pytest.fixture
 def browsers(live_server, club):
     return [Browser(live_server, CoordinatorFactory()) for _ in range(BURST)]
-
-
-def fire(browsers, requests: list[tuple[str, dict]]) -> list[Answer]:
-    """Send request i from browser i, all released at the same moment."""
-    barrier = threading.Barrier(len(requests))
-    answers: list[Answer | None] = [None] * len(requests)
-
-    def run(i, path, data):
-        barrier.wait()
-        try:
-            answers[i] = browsers[i].post(path, data)
-        except OSError as error:  # a dropped connection counts as a server failure
-            answers[i] = Answer(599, repr(error))
-
-    threads = [
-        threading.Thread(target=run, args=(i, path, data))
-        for i, (path, data) in enumerate(requests)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return answers
 
 
 def report(name: str, answers: list[Answer], rows: int, expected: int) -> None:

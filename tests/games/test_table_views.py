@@ -2,6 +2,7 @@
 dice, and the coordinator's start and end of the evening."""
 
 import random
+import uuid
 
 import pytest
 from django.urls import reverse
@@ -50,7 +51,7 @@ def url(name, session, number=1):
 
 TABLE_WRITES = [
     ("draw", {"hand": "1"}),
-    ("kong", {"hand": "1", "chair": "0", "kind": "concealed"}),
+    ("kong", {"hand": "1", "chair": "0", "kind": "concealed", "key": str(uuid.uuid4())}),
     ("undo", {"hand": "1"}),
     ("take_back_kong", {"kong": "1"}),
     ("win", {"hand": "1", "winner": "0", "won_by": "wall", "total": "10"}),
@@ -192,7 +193,9 @@ def test_a_double_tap_records_one_draw(coordinator_client, evening):
 
 def test_kong_chips_are_paid_at_once(coordinator_client, evening):
     response = coordinator_client.post(
-        url("kong", evening), {"hand": "1", "chair": "1", "kind": "concealed"}, **HTMX
+        url("kong", evening),
+        {"hand": "1", "chair": "1", "kind": "concealed", "key": str(uuid.uuid4())},
+        **HTMX,
     )
     assert response.status_code == 200
     kong = KongChips.objects.get()
@@ -202,7 +205,9 @@ def test_kong_chips_are_paid_at_once(coordinator_client, evening):
 
 
 def test_a_kong_form_missing_a_choice_is_shown_again_with_the_reason(coordinator_client, evening):
-    response = coordinator_client.post(url("kong", evening), {"hand": "1", "chair": "1"}, **HTMX)
+    response = coordinator_client.post(
+        url("kong", evening), {"hand": "1", "chair": "1", "key": str(uuid.uuid4())}, **HTMX
+    )
     html = response.content.decode()
     assert "Choose which kind of kong it was." in html
     assert 'value="1" id="id_chair_1" checked' in html  # the entry is kept
@@ -215,7 +220,9 @@ def test_kong_chips_are_not_offered_under_other_rules(coordinator_client, club):
     page = coordinator_client.get(url("table", session)).content.decode()
     assert "Kong chips" not in page
     response = coordinator_client.post(
-        url("kong", session), {"hand": "1", "chair": "1", "kind": "concealed"}, **HTMX
+        url("kong", session),
+        {"hand": "1", "chair": "1", "kind": "concealed", "key": str(uuid.uuid4())},
+        **HTMX,
     )
     assert "not part of the" in response.content.decode()
     assert not KongChips.objects.exists()
@@ -224,7 +231,9 @@ def test_kong_chips_are_not_offered_under_other_rules(coordinator_client, club):
 def test_kong_chips_saved_by_mistake_are_taken_back_and_kept_marked(client, evening):
     member = login_as_seated(client, evening, 1)
     saved = client.post(
-        url("kong", evening), {"hand": "1", "chair": "1", "kind": "concealed"}, **HTMX
+        url("kong", evening),
+        {"hand": "1", "chair": "1", "kind": "concealed", "key": str(uuid.uuid4())},
+        **HTMX,
     ).content.decode()
     kong = KongChips.objects.get()
     # The card stays open after saving, with the chips and their "Take back" in view.
@@ -246,7 +255,10 @@ def test_kong_chips_saved_by_mistake_are_taken_back_and_kept_marked(client, even
 
 def test_kong_chips_of_a_finished_hand_are_not_taken_back_at_the_table(coordinator_client, evening):
     match = match_at(evening, 1)
-    coordinator_client.post(url("kong", evening), {"hand": "1", "chair": "1", "kind": "discard"})
+    coordinator_client.post(
+        url("kong", evening),
+        {"hand": "1", "chair": "1", "kind": "discard", "key": str(uuid.uuid4())},
+    )
     record_draw(match, 1)
     kong = KongChips.objects.get()
     assert (
@@ -425,7 +437,10 @@ def test_start_play_from_the_sessions_page(coordinator_client, club):
 def test_the_session_page_shows_each_tables_progress(coordinator_client, evening):
     match = match_at(evening, 3)
     record_draw(match, 1)
-    coordinator_client.post(url("kong", evening, 3), {"hand": "2", "chair": "2", "kind": "discard"})
+    coordinator_client.post(
+        url("kong", evening, 3),
+        {"hand": "2", "chair": "2", "kind": "discard", "key": str(uuid.uuid4())},
+    )
     detail = coordinator_client.get(reverse("club:session_detail", args=[evening.pk]))
     html = detail.content.decode()
     winner = seated_members(evening, 3)[2].table_name

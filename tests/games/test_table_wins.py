@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Match
-from games.start import start_play
+from games.start import finish, start_play
 from scoring.engine.rulesets.base import RuleSet
 from scoring.models import Hand
 from scoring.recording import Win, record_draw, record_win
@@ -135,22 +135,55 @@ def test_a_goulash_win_takes_the_pot(coordinator_client, evening, names):
     assert match.hands.get(number=2).goulash
 
 
-def test_a_stale_win_is_refused_and_the_form_moves_to_the_next_hand(client, evening, names):
+def test_a_stale_win_is_shown_beside_the_saved_hand_and_the_next_form_is_blank(
+    client, evening, names
+):
     match = match_at(evening, 1)
     record_win(match, 1, Win(2, "wall", None, 10))  # on the other device
     login_as_seated(client, evening, 1)
     response = client.post(url("win", evening), win(total="16"), **HTMX)
     html = unescape(response.content.decode())
-    assert (
-        "Hand 1 was just recorded on another device; check the list, then press Save again "
-        "if yours is a different hand." in html
-    )
+    assert "Hand 1 was saved on another device first" in html
+    assert f"{names[2]} won self-drawn from the wall, 10 points" in html  # what was saved
+    assert f"{names[2]} receives 30" in html
+    assert f"{names[1]} won self-drawn from the wall, 16 points" in html  # what we entered
+    assert f"{names[1]} receives 48" in html
+    assert "press Save again" not in html and "different hand" not in html
+    # The next hand's form is blank: nothing of ours is carried into hand 2.
     assert 'name="hand" value="2"' in html and "Save hand 2" in html
-    assert 'value="16"' in html  # what was entered is kept
+    assert 'value="16"' not in html and "checked" not in html.split('id="win-form"')[1]
     assert match.hands.count() == 1
-    # Pressing Save again records it as hand 2.
-    client.post(url("win", evening), win(hand="2", total="16"), **HTMX)
-    assert list(match.hands.values_list("number", flat=True)) == [1, 2]
+    # "Ours is different" opens the correction of hand 1 with our entries.
+    correct = reverse("scoring:correct", args=[match.pk, 1])
+    link = html.split(f'href="{correct}?')[1].split('"')[0]
+    page = unescape(client.get(f"{correct}?{link}").content.decode())
+    assert 'value="16"' in page and 'name="winner" value="1" id="id_winner_1" checked' in page
+    assert match.hands.count() == 1
+
+
+def test_a_member_is_told_to_ask_the_coordinator_when_the_saved_hand_ended_the_match(
+    client, evening, names
+):
+    match = match_at(evening, 1)
+    record_win(match, 1, Win(2, "wall", None, 10))  # on the other device; then the match ends
+    finish(match, Match.Ending.FLOW)
+    login_as_seated(client, evening, 1)
+    html = unescape(client.post(url("win", evening), win(total="16"), **HTMX).content.decode())
+    assert "Hand 1 was saved on another device first" in html
+    assert f"{names[1]} won self-drawn from the wall, 16 points" in html
+    assert "Ours is different" not in html
+    assert "ask the coordinator to correct hand 1" in html
+    assert match.hands.count() == 1
+
+
+def test_the_same_hand_saved_on_two_devices_is_simply_saved(client, evening, names):
+    match = match_at(evening, 1)
+    record_win(match, 1, Win(1, "wall", None, 10))  # the other device, the same hand
+    login_as_seated(client, evening, 1)
+    html = unescape(client.post(url("win", evening), win(), **HTMX).content.decode())
+    assert "Hand 1 was saved on another device, the same as yours." in html
+    assert "saved on another device first" not in html
+    assert match.hands.count() == 1
 
 
 def test_a_double_tap_records_one_win(coordinator_client, evening):
@@ -173,7 +206,7 @@ def test_two_devices_stay_consistent(client, coordinator, evening):
     polled = phone.get(url("live", evening) + f"?m={match.pk}&v={shown}&open=1&h=1", **HTMX)
     assert polled.status_code == 200 and "Hand 2" in unescape(polled.content.decode())
     refused = phone.post(url("win", evening), win(winner="2"), **HTMX)
-    assert "just recorded on another device" in unescape(refused.content.decode())
+    assert "was saved on another device first" in unescape(refused.content.decode())
     assert Hand.objects.count() == 1
 
 

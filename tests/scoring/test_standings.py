@@ -22,6 +22,7 @@ Season 2026 (calendar year), placing points 4-2-1-0, two sessions needed to be r
 """
 
 import datetime
+from fractions import Fraction
 
 import pytest
 
@@ -91,7 +92,7 @@ def board_figures(board):
             row.sessions,
             row.hands_played,
             row.hands_won,
-            round(row.points, 3),
+            row.points,  # exact: a Fraction
             row.best_total,
         )
         for row in board.rows
@@ -108,14 +109,14 @@ def test_the_season_by_hand(season):
         "A": (1, 335, 3, 8, 4, 11.0, 100),
         "E": (2, 120, 2, 3, 1, 5.5, 60),
         "D": (3, 2, 3, 7, 1, 3.75, 40),
-        "B": (4, -108, 3, 9, 2, 5.167, 12),
-        "C": (5, -228, 3, 9, 0, 0.667, None),
+        "B": (4, -108, 3, 9, 2, Fraction(31, 6), 12),
+        "C": (5, -228, 3, 9, 0, Fraction(2, 3), None),
         "F": (None, -60, 1, 2, 0, 0.75, None),
         "G": (None, -60, 1, 2, 0, 0.75, None),
         "H": (None, -1, 1, 2, 1, 2.0, 5),
     }
     assert [row.name for row in board.ranked] == ["A", "E", "D", "B", "C"]
-    assert round(board.ranked[0].average, 2) == 111.67
+    assert board.ranked[0].average == Fraction(335, 3)
     assert board.ranked[0].win_rate == 50.0
 
 
@@ -128,9 +129,9 @@ def test_ranking_by_placing_points_and_by_average(season):
     assert [r.name for r in standings.leaderboard(club, s).ranked] == ["A", "E", "D", "B", "C"]
     club.placing_points = "3-2-1-0"
     club.standings_ranking = Club.Ranking.PLACINGS
-    points = {r.name: round(r.points, 3) for r in standings.leaderboard(club, s).rows}
+    points = {r.name: r.points for r in standings.leaderboard(club, s).rows}
     # A: 3 + 3 + (1/3 of 1 + 2/3 of 3); E: 3 + (half of 2 and half of 1).
-    assert points["A"] == round(3 + 3 + 1 / 3 + 2, 3) and points["E"] == 4.5
+    assert points["A"] == 3 + 3 + Fraction(1, 3) + 2 and points["E"] == Fraction(9, 2)
 
 
 def test_sorting_by_a_column_keeps_unranked_members_last(season):
@@ -151,15 +152,15 @@ def test_the_evening_adds_up_two_matches_and_is_provisional(season):
     evening = standings.evening_results(s3, club)
     assert evening.provisional
     rows = {
-        r.member.table_name: (r.rank, r.result, r.hands_won, r.hands_played, round(r.points, 3))
+        r.member.table_name: (r.rank, r.result, r.hands_won, r.hands_played, r.points)
         for r in evening.rows
     }
     assert rows == {
-        "B": (1, 18, 1, 3, 1.667),
-        "A": (2, 5, 1, 3, 3.0),
-        "H": (3, -1, 1, 2, 2.0),
-        "D": (4, -8, 0, 1, 1.0),
-        "C": (5, -14, 0, 3, 0.667),
+        "B": (1, 18, 1, 3, Fraction(5, 3)),
+        "A": (2, 5, 1, 3, 3),
+        "H": (3, -1, 1, 2, 2),
+        "D": (4, -8, 0, 1, 1),
+        "C": (5, -14, 0, 3, Fraction(2, 3)),
     }
     assert [[w.table_name for w in t.winners] for t in evening.tables] == [["B"], ["A"]]
     a = next(r for r in evening.rows if r.member.table_name == "A")
@@ -180,7 +181,7 @@ def test_a_table_where_everyone_ended_level_has_no_winner(club):
 def test_the_table_of_five_counts_who_sat_out(season):
     club, m, (s1, s2, s3) = season
     rows = {
-        r.member.table_name: (r.result, r.hands_played, round(r.points, 3))
+        r.member.table_name: (r.result, r.hands_played, r.points)
         for r in standings.evening_results(s2, club).rows
     }
     assert rows == {

@@ -246,7 +246,7 @@ def test_print_page_has_the_room_sheet_and_a_card_per_table(member_client, sessi
     page = member_client.get(url("seating_print", session)).content.decode()
     assert page.count('class="room-sheet"') == 1
     assert page.count('class="print-card"') == 2
-    assert "data-print" in page and "js/seating.js" in page and "onclick" not in page
+    assert "data-print" in page and "js/print.js" in page and "onclick" not in page
 
 
 def test_unknown_session_is_404(coordinator_client, club):

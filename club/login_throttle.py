@@ -1,0 +1,163 @@
+"""Slowing password guessing down before any password is checked.
+
+django-axes locks a username at one address after five wrong passwords (settings
+AXES_LOCKOUT_PARAMETERS): a guesser elsewhere cannot lock the member out. Two kinds of
+guessing get past that, and each wrong try costs a password hash (the slow part, on purpose):
+
+- spraying: one address tries a password or two over many usernames. Counted per address,
+  over all usernames: past LOGIN_THROTTLE_PER_ADDRESS wrong passwords in the window, that
+  address is asked to wait.
+- a flood: many addresses try one username. Counted per username, over all addresses: past
+  LOGIN_THROTTLE_PER_USERNAME, that username is asked to wait, except from a browser that has
+  logged in as that username before (a signed "known logins" cookie, OWASP's device cookie).
+  So a flood slows the guessers, not the member on their own phone or tablet.
+
+A refused try is answered here, before the login form runs, so it costs no hash, no
+database write and no axes record; it is not counted either, so the window (a fixed one,
+from the first wrong password) ends on time. Tries axes refuses are not counted: axes already
+answers them without a hash.
+
+The counts live in Django's cache. The default cache is each server process's memory: with
+gunicorn's two workers each keeps its own counts (a guesser gets up to twice the limits),
+and a restart forgets them. A shared cache (CACHES) makes them exact.
+"""
+
+import hashlib
+import json
+
+from axes.helpers import get_client_ip_address
+from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.signals import user_login_failed
+from django.core import signing
+from django.core.cache import cache
+from django.dispatch import receiver
+from django.shortcuts import render
+
+KNOWN_COOKIE = "known_logins"
+KNOWN_SALT = "club.login_throttle.known-logins"
+KNOWN_MAX = 8  # a shared tablet remembers its last few members
+KNOWN_AGE = 365 * 24 * 60 * 60
+
+ADDRESS_MESSAGE = (
+    "Too many wrong passwords have been typed from this internet connection. To keep "
+    "everyone's login safe, please wait {minutes} minutes and try again, or ask your "
+    "coordinator."
+)
+USERNAME_MESSAGE = (
+    "Many wrong passwords have been typed for this login, from elsewhere. To keep it safe, "
+    "please wait {minutes} minutes and try again: a phone or tablet you have logged in with "
+    "before is not asked to wait. Your coordinator can also unlock your login now."
+)
+
+
+def window_minutes() -> int:
+    return max(1, settings.LOGIN_THROTTLE_WINDOW // 60)
+
+
+def _username(raw) -> str:
+    return str(raw or "").strip().casefold()
+
+
+def _key(kind: str, value: str) -> str:
+    return f"login-throttle:{kind}:{hashlib.sha256(value.encode()).hexdigest()[:40]}"
+
+
+def failures(kind: str, value: str) -> int:
+    return cache.get(_key(kind, value), 0)
+
+
+def _count(kind: str, value: str) -> None:
+    key = _key(kind, value)
+    cache.add(key, 0, settings.LOGIN_THROTTLE_WINDOW)  # the window starts at the first
+    try:
+        cache.incr(key)
+    except ValueError:  # it ended between the two lines
+        cache.set(key, 1, settings.LOGIN_THROTTLE_WINDOW)
+
+
+@receiver(user_login_failed, dispatch_uid="club.login_throttle.count_failure")
+def count_failure(sender, credentials, request=None, **kwargs):
+    if request is None or getattr(request, "axes_locked_out", False):
+        return
+    _count("address", get_client_ip_address(request) or "")
+    _count("username", _username(credentials.get("username")))
+
+
+def username_throttled(username: str) -> bool:
+    return failures("username", _username(username)) >= settings.LOGIN_THROTTLE_PER_USERNAME
+
+
+def forget_username(username: str) -> None:
+    """A coordinator's unlock lets the member try again from anywhere at once."""
+    cache.delete(_key("username", _username(username)))
+
+
+def known_logins(request) -> list[str]:
+    try:
+        value = request.get_signed_cookie(KNOWN_COOKIE, salt=KNOWN_SALT, max_age=KNOWN_AGE)
+        names = json.loads(value)
+    except (KeyError, signing.BadSignature, ValueError):
+        return []
+    return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
+
+
+def remember_login(request, response, username: str) -> None:
+    """After a successful login: this browser is known for this username from now on."""
+    name = _username(username)
+    names = [name, *(other for other in known_logins(request) if other != name)][:KNOWN_MAX]
+    response.set_signed_cookie(
+        KNOWN_COOKIE,
+        json.dumps(names),
+        salt=KNOWN_SALT,
+        max_age=KNOWN_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def refusal(request, username: str) -> str | None:
+    """Why this login try is refused before its password is checked, or None."""
+    if _username(username) in known_logins(request):
+        return None
+    address = get_client_ip_address(request) or ""
+    if failures("address", address) >= settings.LOGIN_THROTTLE_PER_ADDRESS:
+        return ADDRESS_MESSAGE.format(minutes=window_minutes())
+    if username_throttled(username):
+        return USERNAME_MESSAGE.format(minutes=window_minutes())
+    return None
+
+
+def login_page(request, message: str, status: int = 429):
+    """The login page itself with the reason a try was refused, the username kept."""
+    username = request.POST.get(settings.AXES_USERNAME_FORM_FIELD, "")
+    context = {
+        "form": AuthenticationForm(request, initial={"username": username}),
+        "locked_out_message": message,
+        "next": request.POST.get("next", ""),
+        "reset_by_email": settings.PASSWORD_RESET_BY_EMAIL,
+    }
+    return render(request, "registration/login.html", context, status=status)
+
+
+class LoginThrottleMiddleware:
+    """Answers a refused login post (the club's and the admin's) before the view runs."""
+
+    LOGIN_VIEWS = {"login", "admin:login"}
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if request.method != "POST" or request.resolver_match.view_name not in self.LOGIN_VIEWS:
+            return None
+        reason = refusal(request, request.POST.get(settings.AXES_USERNAME_FORM_FIELD, ""))
+        if reason is None:
+            return None
+        response = login_page(request, reason)
+        response["Retry-After"] = str(settings.LOGIN_THROTTLE_WINDOW)
+        return response

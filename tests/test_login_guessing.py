@@ -1,0 +1,225 @@
+"""Password guessing: the client's real address behind a trusted proxy, a lockout an outsider
+cannot use to shut a member out, and a throttle for spraying (one address, many usernames)
+and floods (many addresses, one username) that refuses before any password is hashed."""
+
+import datetime
+import json
+from unittest import mock
+
+import pytest
+import time_machine
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.contrib.auth.backends import ModelBackend
+from django.test import Client, RequestFactory, override_settings
+from django.urls import reverse
+from django.utils.html import escape
+
+from club import login_throttle
+from club.accounts import client_address
+from tests.factories import PASSWORD, MemberFactory, UserFactory
+
+ONE_PROXY = override_settings(TRUSTED_PROXIES=1)
+PROXY = "127.0.0.1"  # the reverse proxy, as gunicorn sees it
+
+
+@pytest.fixture
+def pat(club):
+    user = UserFactory(username="pat")
+    MemberFactory(club=club, user=user)
+    return user
+
+
+def post_login(client, username, password, address=None, **extra):
+    """A login post that came through the proxy from `address`."""
+    if address is not None:
+        extra["HTTP_X_FORWARDED_FOR"] = address
+    return client.post(
+        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=PROXY, **extra
+    )
+
+
+@pytest.fixture
+def hashing():
+    """Counts the password checks that reach the hashing backend."""
+    real = ModelBackend.authenticate
+    with mock.patch.object(ModelBackend, "authenticate", autospec=True, side_effect=real) as spy:
+        yield spy
+
+
+# --- (a) the client's address -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "proxies, forwarded, expected",
+    [
+        (0, "81.2.69.160", PROXY),  # trusting nothing: the header is anyone's to send
+        (1, "81.2.69.160", "81.2.69.160"),
+        (1, "6.6.6.6, 81.2.69.160", "81.2.69.160"),  # the client's own entry is not believed
+        (2, "6.6.6.6, 81.2.69.160, 10.0.0.2", "81.2.69.160"),
+        (2, "81.2.69.160", PROXY),  # shorter than the proxies: did not come through them
+        (1, "", PROXY),
+        (1, "not-an-address", PROXY),
+        (1, "2001:db8::1", "2001:db8::1"),
+    ],
+)
+def test_client_address(settings, proxies, forwarded, expected):
+    settings.TRUSTED_PROXIES = proxies
+    request = RequestFactory().get("/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=forwarded)
+    assert client_address(request) == expected
+
+
+@ONE_PROXY
+def test_behind_the_proxy_a_lockout_stays_at_the_guessers_address(pat):
+    for _ in range(100):
+        post_login(Client(), "pat", "wrong-guess", address="203.0.113.9")
+    assert post_login(Client(), "pat", PASSWORD, address="203.0.113.9").status_code == 429
+    # The member, somewhere else behind the same proxy, logs in.
+    assert post_login(Client(), "pat", PASSWORD, address="198.51.100.7").status_code == 302
+
+
+def test_without_trusted_proxies_a_forged_header_changes_nothing(pat):
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        post_login(Client(), "pat", "wrong-guess", address=f"203.0.113.{n}")
+    # Every try came from the one address the server sees: that pair is locked.
+    assert post_login(Client(), "pat", PASSWORD, address="198.51.100.7").status_code == 429
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {PROXY}
+
+
+# --- (c) spraying: one address, many usernames --------------------------------------------
+
+
+@ONE_PROXY
+def test_spraying_one_password_over_many_usernames_is_refused_before_hashing(pat, hashing):
+    limit = settings.LOGIN_THROTTLE_PER_ADDRESS
+    users = [UserFactory(username=f"member{n}") for n in range(limit + 10)]
+    answers = [
+        post_login(Client(), user.username, "Summer2026!", address="203.0.113.9").status_code
+        for user in users
+    ]
+    assert answers == [200] * limit + [429] * 10
+    assert hashing.call_count == limit  # the last ten cost no password hash
+    assert AccessAttempt.objects.count() == limit  # and no database write
+    refused = post_login(Client(), "member1", PASSWORD, address="203.0.113.9")
+    page = refused.content.decode()
+    assert "Too many wrong passwords have been typed from this internet connection" in page
+    assert 'value="member1"' in page and refused["Retry-After"]
+    # Everyone else logs in as usual.
+    assert post_login(Client(), "pat", PASSWORD, address="198.51.100.7").status_code == 302
+
+
+@ONE_PROXY
+def test_the_wait_ends_with_the_window(pat):
+    for n in range(settings.LOGIN_THROTTLE_PER_ADDRESS):
+        post_login(Client(), f"nobody{n}", "guess", address="203.0.113.9")
+    assert post_login(Client(), "pat", PASSWORD, address="203.0.113.9").status_code == 429
+    later = datetime.timedelta(seconds=settings.LOGIN_THROTTLE_WINDOW + 1)
+    with time_machine.travel(datetime.datetime.now(tz=datetime.UTC) + later):
+        assert post_login(Client(), "pat", PASSWORD, address="203.0.113.9").status_code == 302
+
+
+@ONE_PROXY
+def test_one_address_hammering_one_login_meets_the_lockout_not_the_throttle(pat, hashing):
+    """Axes answers that without hashing, with its own message: the address is not made to
+    wait for everyone else's logins."""
+    for _ in range(100):
+        post_login(Client(), "pat", "wrong-guess", address="203.0.113.9")
+    assert hashing.call_count == settings.AXES_FAILURE_LIMIT
+    page = post_login(Client(), "pat", PASSWORD, address="203.0.113.9").content.decode()
+    assert "Ask your coordinator to unlock your login" in page
+    assert post_login(Client(), "pat2", "x", address="203.0.113.9").status_code == 200
+
+
+# --- (c) floods: many addresses, one username ---------------------------------------------
+
+
+def flood(username, addresses):
+    for n in range(addresses):
+        post_login(Client(), username, "wrong-guess", address=f"203.0.113.{n + 1}")
+
+
+@ONE_PROXY
+def test_a_flood_on_one_login_makes_new_browsers_wait_not_the_members_own(pat, hashing):
+    own = Client()
+    assert post_login(own, "pat", PASSWORD, address="198.51.100.7").status_code == 302
+    own.post(reverse("logout"))
+    flood("pat", settings.LOGIN_THROTTLE_PER_USERNAME + 5)
+    assert hashing.call_count == 1 + settings.LOGIN_THROTTLE_PER_USERNAME
+    # A guesser at a fresh address (and the member on a new device) is asked to wait...
+    stranger = post_login(Client(), "pat", PASSWORD, address="192.0.2.50")
+    assert stranger.status_code == 429
+    assert "Many wrong passwords have been typed for this login" in stranger.content.decode()
+    assert hashing.call_count == 1 + settings.LOGIN_THROTTLE_PER_USERNAME
+    # ...the member's own phone, known from an earlier login, is not, even at a new address.
+    assert post_login(own, "pat", PASSWORD, address="192.0.2.77").status_code == 302
+    # Other members are not affected.
+    UserFactory(username="sam")
+    assert post_login(Client(), "sam", PASSWORD, address="192.0.2.50").status_code == 302
+
+
+@ONE_PROXY
+def test_a_forged_known_logins_cookie_does_not_help(pat):
+    flood("pat", settings.LOGIN_THROTTLE_PER_USERNAME)
+    forger = Client()
+    forger.cookies[login_throttle.KNOWN_COOKIE] = '["pat"]'
+    assert post_login(forger, "pat", PASSWORD, address="192.0.2.50").status_code == 429
+
+
+@ONE_PROXY
+def test_the_coordinator_can_let_a_waiting_member_in(pat, coordinator_client):
+    flood("pat", settings.LOGIN_THROTTLE_PER_USERNAME)
+    assert post_login(Client(), "pat", PASSWORD, address="192.0.2.50").status_code == 429
+    detail = coordinator_client.get(reverse("club:member_detail", args=[pat.member.pk]))
+    assert "Locked after too many wrong passwords" in detail.content.decode()
+    response = coordinator_client.post(reverse("club:login_unlock", args=[pat.member.pk]))
+    assert response.status_code == 302
+    assert post_login(Client(), "pat", PASSWORD, address="192.0.2.50").status_code == 302
+
+
+@ONE_PROXY
+def test_the_admin_login_is_throttled_too(club, hashing):
+    admin = UserFactory(username="admin", is_staff=True, is_superuser=True)
+    flood("admin", settings.LOGIN_THROTTLE_PER_USERNAME)
+    calls = hashing.call_count
+    response = Client().post(
+        reverse("admin:login"),
+        {"username": "admin", "password": PASSWORD},
+        REMOTE_ADDR=PROXY,
+        HTTP_X_FORWARDED_FOR="192.0.2.50",
+    )
+    assert response.status_code == 429 and hashing.call_count == calls
+    assert escape("Many wrong passwords") in response.content.decode()
+    assert admin.check_password(PASSWORD)
+
+
+# --- the settings -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "env, expected",
+    [
+        ({}, [0, 30, 20]),
+        ({"TRUSTED_PROXIES": "1"}, [1, 30, 20]),
+        ({"LOGIN_THROTTLE_PER_ADDRESS": "50", "LOGIN_THROTTLE_PER_USERNAME": "40"}, [0, 50, 40]),
+    ],
+)
+def test_proxies_and_limits_come_from_the_environment(env, expected):
+    from tests.test_settings import run_python
+
+    probe = (
+        "import json, django; from django.conf import settings; django.setup();"
+        "print(json.dumps([settings.TRUSTED_PROXIES, settings.LOGIN_THROTTLE_PER_ADDRESS,"
+        " settings.LOGIN_THROTTLE_PER_USERNAME]))"
+    )
+    result = run_python(probe, DEBUG="true", **env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == expected
+
+
+@pytest.mark.parametrize("value", ["-1", "one", "1.5"])
+def test_a_wrong_number_of_proxies_is_named(value):
+    from tests.test_settings import run_python
+
+    result = run_python("import django; django.setup()", DEBUG="true", TRUSTED_PROXIES=value)
+    assert result.returncode != 0
+    assert f"TRUSTED_PROXIES must be a whole number from 0, not '{value}'" in result.stderr
