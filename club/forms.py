@@ -3,13 +3,33 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.validators import RegexValidator
 from django.db import IntegrityError, transaction
 
 from scoring.rules import club_options, get_ruleset, validate_club_rules
 
 from .accounts import logins_to_attach, may_manage_login
-from .models import LAST_TABLE, TABLE_RANGE_MESSAGE, Club, KeepApart, Member, Session, long_date
+from .models import (
+    LAST_TABLE,
+    MIN_SESSIONS_MESSAGE,
+    STARTING_TALLY_MESSAGE,
+    TABLE_MONEY_MESSAGE,
+    TABLE_RANGE_MESSAGE,
+    Club,
+    KeepApart,
+    Member,
+    Session,
+    long_date,
+)
+from .names import (
+    USERNAME,
+    USERNAME_MESSAGE,
+    check_new_username,
+    clean_name,
+    has_a_letter,
+    tidy_name,
+)
+from .numbers import WholeNumberField
 
 OPTION_PREFIX = "option_"
 VALUE_PREFIX = "value_"
@@ -20,10 +40,21 @@ def value_label(key: str) -> str:
     return " · ".join(part.replace("_", " ") for part in key.split(".")).capitalize()
 
 
-def _field_for(default, label: str, initial, help_text: str = ""):
+def _field_for(default, label: str, initial, help_text: str = "", limits=None, message=""):
+    """A rule set's option or table value as a field; a whole number gets the rule set's
+    range (`limits`, low and high), refused beside the field with `message`."""
     if isinstance(default, bool):
         return forms.BooleanField(label=label, required=False, initial=initial, help_text=help_text)
-    return forms.IntegerField(label=label, initial=initial, help_text=help_text)
+    low, high = limits or (None, None)
+    return WholeNumberField(
+        label=label,
+        initial=initial,
+        help_text=help_text,
+        min_value=low,
+        max_value=high,
+        error_messages={"min_value": message, "max_value": message},
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
 
 
 class ClubSettingsForm(forms.ModelForm):
@@ -47,6 +78,16 @@ class ClubSettingsForm(forms.ModelForm):
             "table_money",
         ]
         fields += ["standings_ranking", "placing_points", "min_sessions", "standings_visibility"]
+        # Digits 0-9 only (club/numbers.py), each refused outside its range in words.
+        field_classes = {"starting_tally": WholeNumberField, "min_sessions": WholeNumberField}
+        error_messages = {
+            "starting_tally": {
+                "min_value": STARTING_TALLY_MESSAGE,
+                "max_value": STARTING_TALLY_MESSAGE,
+            },
+            "min_sessions": {"min_value": MIN_SESSIONS_MESSAGE, "max_value": MIN_SESSIONS_MESSAGE},
+            "table_money": {"min_value": TABLE_MONEY_MESSAGE, "max_value": TABLE_MONEY_MESSAGE},
+        }
         widgets = {
             "odd_tables": forms.RadioSelect,
             "dice_count": forms.RadioSelect,
@@ -69,17 +110,32 @@ class ClubSettingsForm(forms.ModelForm):
         saved_options = self.instance.rule_options if same_rules else {}
         saved_values = self.instance.rule_values if same_rules else {}
         for key, default in club_options(rule_set).items():
+            label = key.replace("_", " ").capitalize()
+            limits = ruleset.option_ranges.get(key)
             self.fields[OPTION_PREFIX + key] = _field_for(
                 default,
-                key.replace("_", " ").capitalize(),
+                label,
                 saved_options.get(key, default),
                 help_text=f"Usual value: {default}",
+                limits=limits,
+                message=limits
+                and f"The {label.lower()} must be {ruleset.option_range_words(key)}.",
             )
         for key, default in ruleset.value_defaults.items():
-            field = _field_for(default, value_label(key), saved_values.get(key, default))
+            value_range = ruleset.value_ranges[key]
+            field = _field_for(
+                default,
+                value_label(key),
+                saved_values.get(key, default),
+                limits=(value_range.low, value_range.high),
+                message=f"This value must be {ruleset.value_range_words(key)}.",
+            )
             field.required = False
             field.help_text = f"Usual value: {default}"
             self.fields[VALUE_PREFIX + key] = field
+
+    def clean_name(self):
+        return clean_name(self.cleaned_data["name"], "Please type the club's name.")
 
     def clean_table_money(self):
         # Only asked for when the club collects table money; empty means none.
@@ -121,6 +177,10 @@ class ClubSettingsForm(forms.ModelForm):
 
     def value_fields(self):
         return [self[name] for name in self.fields if name.startswith(VALUE_PREFIX)]
+
+    def value_errors(self) -> bool:
+        """Whether a table value was refused: the table opens to show it beside the field."""
+        return any(name.startswith(VALUE_PREFIX) for name in self.errors)
 
     def _changed(self, prefix: str, defaults) -> dict:
         changed = {}
@@ -195,12 +255,9 @@ class MemberForm(forms.ModelForm):
         label="New username",
         max_length=150,
         required=False,
-        validators=[
-            UnicodeUsernameValidator(
-                message="A username can have only letters, numbers and the signs @ . + - _ "
-                "(no spaces or other symbols)."
-            )
-        ],
+        # Plain ASCII for new logins: a Cyrillic "е" would make a login that passes for
+        # another's (names.check_new_username also compares it with the logins there).
+        validators=[RegexValidator(rf"\A{USERNAME.pattern}\Z", USERNAME_MESSAGE, code="invalid")],
     )
     password = forms.CharField(
         label="First password",
@@ -264,11 +321,24 @@ class MemberForm(forms.ModelForm):
         # Only plain member logins (any, for a superuser `actor`): see accounts.logins_to_attach.
         self.fields["existing_user"].queryset = logins_to_attach(actor)
 
+    def clean_name(self):
+        return clean_name(
+            self.cleaned_data["name"],
+            "Please type the member's name, with at least one letter we can show.",
+        )
+
     def clean_table_name(self):
-        table_name = self.cleaned_data.get("table_name", "").strip()
-        name = self.cleaned_data.get("name", "").strip()
-        if not table_name and name:
+        # Invisible characters out first: "Bob" and "Bob" + a zero-width space are one name.
+        typed = self.cleaned_data.get("table_name", "")
+        table_name = tidy_name(typed)
+        name = self.cleaned_data.get("name", "")
+        if not typed and name:
             table_name = name.split()[0]
+        if (typed or table_name) and not has_a_letter(table_name):
+            raise forms.ValidationError(
+                "Please type a name at the table with at least one letter we can show.",
+                code="no_letter",
+            )
         if table_name:
             clash = Member.objects.filter(club=self.club, table_name__iexact=table_name)
             if self.instance.pk:
@@ -295,10 +365,14 @@ class MemberForm(forms.ModelForm):
                 pass
             elif not username:
                 self.add_error("username", "Please type a username for the new login.")
-            elif get_user_model().objects.filter(username__iexact=username).exists():
-                self.add_error(
-                    "username", f"The username “{username}” is taken. Please choose another."
-                )
+            else:
+                # A list, not .iterator(): a server-side cursor left half-read when a
+                # look-alike is found breaks the rest of the request on PostgreSQL.
+                existing = list(get_user_model().objects.values_list("username", flat=True))
+                try:
+                    check_new_username(username, existing)
+                except forms.ValidationError as error:
+                    self.add_error("username", error)
             if not password:
                 self.add_error("password", "Please type a first password for the new login.")
             else:
@@ -530,7 +604,4 @@ class WalkInForm(forms.Form):
         self.fields["member_id"].queryset = club.members.all()
 
     def clean_name(self):
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("Please type the person's name.")
-        return name
+        return clean_name(self.cleaned_data["name"], "Please type the person's name.")

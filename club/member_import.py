@@ -25,6 +25,7 @@ from django.utils import timezone
 from club import csv_export
 from club.forms import MemberForm
 from club.models import Club, Member
+from club.names import tidy_name
 
 MAX_BYTES = 1_000_000
 MAX_ROWS = 1000
@@ -97,7 +98,8 @@ def decode(data: bytes) -> str:
 
 
 def _plain(text: str) -> str:
-    return " ".join(text.split())
+    # As the form stores it: "Bob" and "Bob" with a zero-width space are the same name.
+    return tidy_name(text)
 
 
 def _heading_key(heading: str) -> str | None:
@@ -321,7 +323,7 @@ def _check_rows(rows: list[ImportRow], club: Club) -> None:
         )
         form.is_valid()
         # As the form makes it (its cleaned value is absent when the form refused it).
-        table_name = row.table_name or (row.name.split() or [""])[0]
+        table_name = _plain(row.table_name) or (_plain(row.name).split() or [""])[0]
         if not row.table_name and table_name:
             row.table_name, row.table_name_made = table_name, True
         row.cleaned = form.cleaned_data
@@ -384,6 +386,8 @@ def _form_problem(name: str, row: ImportRow, error) -> str:
     value = _shown(getattr(row, name, ""))
     if error.code == "required":
         return f"the {label} is missing"
+    if error.code == "no_letter":  # quoting it would show empty quotes
+        return f"the {label} has no letter we can show (only invisible characters or marks)"
     if name == "email" and error.code == "invalid":
         return f"email “{value}” is not an email address"
     if error.code == "max_length":

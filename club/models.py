@@ -52,6 +52,16 @@ class ClubQuerySet(models.QuerySet):
         return club
 
 
+# A club's own settings, in ranges that keep every figure sensible (and within the
+# database's whole numbers): forms name the range in these words, CHECK constraints hold it.
+MAX_STARTING_TALLY = 1_000_000
+STARTING_TALLY_MESSAGE = "The starting tally must be between 0 and 1,000,000 points."
+MAX_MIN_SESSIONS = 366
+MIN_SESSIONS_MESSAGE = "The sessions needed to be ranked must be between 0 and 366."
+MAX_TABLE_MONEY = Decimal("100")
+TABLE_MONEY_MESSAGE = "The table money must be between £0 and £100."
+
+
 class Club(models.Model):
     class OddTables(models.TextChoices):
         FIVE = "five", "Tables of five (a Dreamer sits out in turn)"
@@ -66,6 +76,10 @@ class Club(models.Model):
         null=True,
         blank=True,
         help_text="Leave empty to use the rule set's usual starting tally.",
+        validators=[
+            MinValueValidator(0, STARTING_TALLY_MESSAGE),
+            MaxValueValidator(MAX_STARTING_TALLY, STARTING_TALLY_MESSAGE),
+        ],
     )
     odd_tables = models.CharField(
         "when the players do not divide into fours",
@@ -92,7 +106,10 @@ class Club(models.Model):
         max_digits=6,
         decimal_places=2,
         default=Decimal("0"),
-        validators=[MinValueValidator(Decimal("0"), "Table money cannot be below nothing.")],
+        validators=[
+            MinValueValidator(Decimal("0"), "Table money cannot be below nothing."),
+            MaxValueValidator(MAX_TABLE_MONEY, TABLE_MONEY_MESSAGE),
+        ],
     )
     season_start = models.DateField(
         "this season began on",
@@ -128,6 +145,7 @@ class Club(models.Model):
         "sessions needed to be ranked",
         default=0,
         help_text="Members who played fewer sessions are listed, but without a rank.",
+        validators=[MaxValueValidator(MAX_MIN_SESSIONS, MIN_SESSIONS_MESSAGE)],
     )
     standings_visibility = models.CharField(
         "who can see results and standings",
@@ -142,6 +160,17 @@ class Club(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(table_money__gte=0), name="table_money_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(table_money__lte=MAX_TABLE_MONEY), name="table_money_at_most_100"
+            ),
+            # NULL (the rule set's usual tally) passes a CHECK.
+            models.CheckConstraint(
+                condition=Q(starting_tally__gte=0, starting_tally__lte=MAX_STARTING_TALLY),
+                name="starting_tally_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(min_sessions__lte=MAX_MIN_SESSIONS), name="min_sessions_in_range"
             ),
         ]
 

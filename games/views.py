@@ -291,7 +291,10 @@ def live(request, match):
             "session": match.session,
             "can_record": _can_record(board),
             "form_hand": shown_hand,
-            "oob_notice": shown_hand.isdigit() and int(shown_hand) != board.hand,
+            # Digits 0-9 only: "²".isdigit() is true, but int("²") fails.
+            "oob_notice": shown_hand.isascii()
+            and shown_hand.isdigit()
+            and int(shown_hand) != board.hand,
         },
     )
 

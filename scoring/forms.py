@@ -11,15 +11,18 @@ from django import forms
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from club.numbers import WHOLE_NUMBER, WholeNumberField
 from games.flow import WIND_WORDS
 from scoring.corrections import REASON_MAX, Draw, Void
 from scoring.engine.result import Result
+from scoring.engine.rulesets.base import MAX_TOTAL
 from scoring.engine.tiles import WINDS
 from scoring.models import Hand
 from scoring.picker import FACES, ROWS, Draft, Face, PickerError
 from scoring.recording import Win
 
 WIND_CHOICES = list(WIND_WORDS.items())
+TOTAL_MESSAGE = f"The total must be a whole number from 0 to {MAX_TOTAL:,}."
 UNIT_WORDS = {"points": ("point", "points"), "faan": ("faan", "faan"), "fan": ("fan", "fan")}
 
 
@@ -288,11 +291,16 @@ class CorrectionForm(LiabilityForm):
         empty_value=None,
         widget=forms.RadioSelect,
     )
-    total = forms.IntegerField(
+    total = WholeNumberField(
         required=False,
         min_value=0,
+        max_value=MAX_TOTAL,
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-        error_messages={"invalid": "Type the total as a whole number, digits only."},
+        error_messages={
+            "invalid": "Type the total as a whole number, digits only.",
+            "min_value": TOTAL_MESSAGE,
+            "max_value": TOTAL_MESSAGE,
+        },
     )
     reason = forms.CharField(
         label="Why is it being corrected?",
@@ -369,7 +377,7 @@ DRAW_LETTERS = {"x", "-", "draw"}
 def who(text: str, names: list[str], role: str) -> int:
     """A player typed by chair number (1 upwards) or by the start of their name."""
     text = text.strip()
-    if text.isdigit():
+    if WHOLE_NUMBER.fullmatch(text):
         chair = int(text) - 1
         if 0 <= chair < len(names):
             return chair
@@ -445,12 +453,14 @@ class PaperRowForm(forms.Form):
                 "Only a win on a discard (d) or robbing a kong (k) has a discarder: clear it."
             )
         total = (cleaned.get("total") or "").strip()
-        if not total.isdigit():
+        if not WHOLE_NUMBER.fullmatch(total):
             raise forms.ValidationError(
                 f"Type the total as a whole number, not “{total}”."
                 if total
                 else "Type the hand's total."
             )
+        if int(total) > MAX_TOTAL:
+            raise forms.ValidationError(TOTAL_MESSAGE)
         cleaned["row"] = Win(winner, won_by, discarder, int(total))
         return cleaned
 

@@ -26,7 +26,14 @@ from django.db import transaction
 from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
-from club.models import Attendance, Club, Member, Session
+from club.models import (
+    FIRST_SESSION_DATE,
+    LAST_SESSION_DATE,
+    Attendance,
+    Club,
+    Member,
+    Session,
+)
 from games import flow
 from games.models import Chair, Match
 from scoring.models import Hand, KongChips, features
@@ -374,12 +381,29 @@ def with_season_span(members, season: Season):
     return members.annotate(**span_of_sessions(OuterRef("club"), season))
 
 
-def season_from_key(club: Club, key: str | None, today: datetime.date) -> Season:
+def season_from_key(club: Club, key: str | None, today: datetime.date) -> tuple[Season, str]:
+    """The season a page's `?season=` names (any day in it, written 2026-01-01), and what
+    was wrong with it in plain words: a key that is no date, or a date outside the years a
+    session may have (whose season's end would leave the calendar), gives this season and a
+    sentence saying so. No key at all is this season, and no sentence."""
+    current = Season.containing(club, today)
+    if not key:
+        return current, ""
     try:
-        date = datetime.date.fromisoformat(key) if key else today
-    except ValueError:
-        date = today
-    return Season.containing(club, date)
+        date = datetime.date.fromisoformat(key)
+    except ValueError:  # not a date (NUL bytes, 30 February, "abc" included)
+        date = None
+    if date is None:
+        return current, (
+            "That season could not be read (a season is written like 2026-01-01). "
+            "This season is shown instead."
+        )
+    if not FIRST_SESSION_DATE <= date <= LAST_SESSION_DATE:
+        return current, (
+            f"There are no seasons in {date.year}: seasons can be from "
+            f"{FIRST_SESSION_DATE.year} to {LAST_SESSION_DATE.year}. This season is shown instead."
+        )
+    return Season.containing(club, date), ""
 
 
 # --- the evening's results -----------------------------------------------------------

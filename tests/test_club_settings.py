@@ -1,11 +1,15 @@
 """Club settings: name, rule set with its options, starting tally, seating preferences."""
 
+from decimal import Decimal
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
+from club.forms import ClubSettingsForm
 from club.models import Club
-from scoring.engine import RULESET_NAMES, get_ruleset
+from scoring.engine import RULESET_NAMES, EngineError, get_ruleset
 from scoring.rules import validate_club_rules
 
 
@@ -130,7 +134,7 @@ def test_rule_set_choices_and_starting_tallies_come_from_the_engine(club):
         ("u3a", {"goulash": True}, {}, "goulash of the u3a rules is chosen for each hand"),
         ("fan", {"liable": "E"}, {}, "liable of the fan rules is chosen for each hand"),
         ("hk", {"min_faan": 11}, {}, "Option min_faan (11) is above max_faan (10)"),
-        ("classical", {"limit": 0}, {}, "Option limit must be 1 or more, not 0."),
+        ("classical", {"limit": 0}, {}, "Option limit must be from 10 to 100,000 points, not 0."),
         ("classical", {}, {"pong.minor.points": 3}, "Unknown value 'pong.minor.points'"),
     ],
 )
@@ -156,3 +160,135 @@ def test_admin_refuses_a_per_hand_option_as_a_club_setting(admin_client, club):
     assert "is chosen for each hand" in response.content.decode()
     club.refresh_from_db()
     assert club.rule_options == {}
+
+
+def test_the_reported_limit_of_ten_to_the_thirty_is_refused_beside_the_field(
+    coordinator_client, club
+):
+    data = settings_post(club, name="Kept Name", option_limit=str(10**30))
+    response = coordinator_client.post(reverse("club_settings"), data)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "The limit must be from 10 to 100,000 points." in page
+    assert f'value="{10**30}"' in page and 'value="Kept Name"' in page
+    club.refresh_from_db()
+    assert club.rule_options == {} and club.name != "Kept Name"
+
+
+def _numeric_settings(rule_set):
+    """(field name, lowest, highest) of every whole-number option and table value."""
+    ruleset = get_ruleset(rule_set)
+    fields = []
+    for key, default in ruleset.club_options.items():
+        if not isinstance(default, bool):
+            low, high = ruleset.option_ranges[key]
+            fields.append((f"option_{key}", low, high))
+    for key, (low, high, _) in ruleset.value_ranges.items():
+        fields.append((f"value_{key}", low, high))
+    return fields
+
+
+@pytest.mark.parametrize("rule_set", RULESET_NAMES)
+def test_every_number_in_the_settings_refuses_a_value_out_of_its_range(club, rule_set):
+    """Every option and table value of every rule set, below and above its range and
+    absurdly large: refused on that field alone, with the range in words."""
+    club.rule_set = rule_set
+    for name, low, high in _numeric_settings(rule_set):
+        for wrong in (low - 1, high + 1, 10**30):
+            form = ClubSettingsForm(settings_post(club, **{name: str(wrong)}), instance=club)
+            assert not form.is_valid()
+            assert list(form.errors) == [name], (name, wrong, form.errors)
+            message = form.errors[name][0]
+            assert f"{high:,}" in message and "must be" in message, message
+
+
+@pytest.mark.parametrize("rule_set", RULESET_NAMES)
+def test_every_number_in_the_settings_takes_the_ends_of_its_range(club, rule_set):
+    club.rule_set = rule_set
+    ruleset = get_ruleset(rule_set)
+    for name, low, high in _numeric_settings(rule_set):
+        for right in (low, high):
+            data = settings_post(club, **{name: str(right)})
+            # The minimum is never above the limit, whichever is at an end of its range.
+            if ruleset.minimum_option and name != f"option_{ruleset.minimum_option}":
+                data[f"option_{ruleset.minimum_option}"] = "0"
+            elif ruleset.limit_option:
+                data[f"option_{ruleset.limit_option}"] = ruleset.option_ranges[
+                    ruleset.limit_option
+                ][1]
+            form = ClubSettingsForm(data, instance=club)
+            assert form.is_valid(), (name, right, form.errors)
+
+
+def test_a_refused_table_value_is_shown_beside_its_field_with_the_entry_kept(
+    coordinator_client, club
+):
+    data = settings_post(club, name="Kept Name", **{"value_mahjong.points": "-1000"})
+    response = coordinator_client.post(reverse("club_settings"), data)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "<details open>" in page  # the scoring table opens to show the message
+    assert "This value must be from 0 to 1,000 points." in page
+    assert 'value="-1000"' in page and 'value="Kept Name"' in page
+    club.refresh_from_db()
+    assert club.rule_values == {} and club.name != "Kept Name"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("starting_tally", "-1", "The starting tally must be between 0 and 1,000,000 points."),
+        ("starting_tally", str(10**30), "between 0 and 1,000,000 points"),
+        ("starting_tally", "²", "Enter a whole number."),
+        (
+            "min_sessions",
+            str(10**30),
+            "The sessions needed to be ranked must be between 0 and 366.",
+        ),
+        ("min_sessions", "-1", "between 0 and 366"),
+        ("table_money", "1000", "The table money must be between £0 and £100."),
+    ],
+)
+def test_the_clubs_own_numbers_are_refused_outside_their_range(club, field, value, message):
+    data = settings_post(club, **{field: value})
+    if field == "table_money":
+        data["collects_table_money"] = "on"
+    form = ClubSettingsForm(data, instance=club)
+    assert not form.is_valid()
+    assert list(form.errors) == [field]
+    assert message in form.errors[field][0]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("starting_tally", -1), ("starting_tally", 1_000_001), ("min_sessions", 367)]
+    + [("table_money", Decimal("100.01"))],
+)
+def test_the_database_holds_the_clubs_numbers_in_range(club, field, value):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Club.objects.filter(pk=club.pk).update(**{field: value})
+
+
+def test_rule_settings_saved_before_the_ranges_go_back_to_the_usual_values(club):
+    """A club that saved a limit of 10^30 (and Mahjong at -1000 points) before the ranges
+    would have its rules refused on every page: the migration puts such settings back."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from scoring.rules import club_ruleset
+
+    migration = import_module("club.migrations.0010_club_rule_settings_back_in_range")
+    Club.objects.filter(pk=club.pk).update(
+        rule_set="classical",
+        rule_options={"limit": 10**30},
+        rule_values={"mahjong.points": -1000, "mahjong.wall.points": 4},
+    )
+    club.refresh_from_db()
+    with pytest.raises(EngineError):
+        club_ruleset(club)
+    migration.settings_back_in_range(apps, None)
+    club.refresh_from_db()
+    assert club.rule_options == {}
+    assert club.rule_values == {"mahjong.wall.points": 4}  # a good setting is kept
+    assert club_ruleset(club).values["mahjong.points"] == 20

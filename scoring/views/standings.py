@@ -36,7 +36,9 @@ def standings_visible(view):
     return wrapper
 
 
-def _season(request, club: Club) -> standings.Season:
+def _season(request, club: Club) -> tuple[standings.Season, str]:
+    """The season the address asks for, and a plain sentence when it asked for one that
+    cannot be shown (this season is shown instead; never a server error)."""
     return standings.season_from_key(club, request.GET.get("season"), timezone.localdate())
 
 
@@ -99,7 +101,7 @@ def evening_csv(request, club, pk):
 
 
 def _leaderboard_context(request, club):
-    season = _season(request, club)
+    season, season_problem = _season(request, club)
     sort = request.GET.get("sort", "rank")
     direction = request.GET.get("dir")
     board = standings.leaderboard(
@@ -115,6 +117,7 @@ def _leaderboard_context(request, club):
         "board": board,
         "columns": standings.COLUMNS,
         "seasons": seasons,
+        "season_problem": season_problem,
         "me": _me(request),
         # Links on the board start with it (a site served under a sub-path): part of the
         # kept rendering's key.
@@ -214,7 +217,7 @@ def _played_order(record) -> tuple:
 def hands_csv(request, club):
     """Every hand of the season with each player's payment, and the kong chips paid (U3A)
     as rows of their own: a member's payments over the season add up to their total."""
-    season = _season(request, club)
+    season, _ = _season(request, club)
     hands = _in_season(Hand.objects, club, season).order_by(
         "match__session__date", "match__table_number", "match__started_at", "match_id", "number"
     )
@@ -286,7 +289,7 @@ def hands_csv(request, club):
 @require_safe
 @standings_visible
 def member_page(request, club, pk):
-    season = _season(request, club)
+    season, season_problem = _season(request, club)
     member = get_object_or_404(standings.with_season_span(Member.objects, season), pk=pk, club=club)
     season.held = member.held or 0
     sessions = list(standings.member_sessions(member, season))
@@ -294,6 +297,7 @@ def member_page(request, club, pk):
         "club": club,
         "member": member,
         "season": season,
+        "season_problem": season_problem,
         "seasons": standings.seasons_between(
             club, member.first_date, member.last_date, timezone.localdate()
         ),
@@ -337,11 +341,12 @@ def room(request, club):
 @coordinator_required
 def attendance(request):
     club = Club.objects.current()
-    season = _season(request, club)
+    season, season_problem = _season(request, club)
     report = standings.attendance_report(club, season)
     context = {
         "club": club,
         "season": season,
+        "season_problem": season_problem,
         "seasons": standings.seasons(club, timezone.localdate()),
         "report": report,
     }
@@ -352,7 +357,7 @@ def attendance(request):
 @coordinator_required
 def attendance_csv(request):
     club = Club.objects.current()
-    season = _season(request, club)
+    season, _ = _season(request, club)
     report = standings.attendance_report(club, season)
     which = request.GET.get("by", "sessions")
     if which == "members":

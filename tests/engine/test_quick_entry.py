@@ -465,7 +465,7 @@ def test_payments_sum_to_zero_and_the_winner_receives(data, rules, outcome):
         ("hk", -1, None, "cannot be negative"),
         ("hk", "5", None, "must be a whole number of faan, not '5'"),
         ("hk", 2.0, None, "must be a whole number of faan"),
-        ("hk", 5, {"min_faan": -1}, "Option min_faan must be 0 or more, not -1."),
+        ("hk", 5, {"min_faan": -1}, "Option min_faan must be from 0 to 100 faan, not -1."),
     ],
 )
 def test_totals_refused_with_the_reason(rules, total, options, message):

@@ -420,3 +420,75 @@ def test_the_table_page_marks_a_corrected_hand_apart_from_an_undone_one(client, 
     page = text(client.get(reverse("games:table", args=[evening.pk, 1])))
     assert "Betty won self-drawn from the wall, 10 points corrected Betty recounted" in page
     assert "undone" not in page
+
+
+# Values a finger, a phone keyboard or a prober types into a number or a name: digits that
+# are not 0-9 ("²".isdigit() is true, int("²") fails), numbers past 32 and 64 bits, signs,
+# exponents, NUL (PostgreSQL refuses it in text), blanks and very long text.
+HOSTILE_ENTRIES = [
+    "²",
+    "١٢",  # Arabic-Indic digits
+    "１２",  # full-width digits
+    str(2**31),
+    str(2**63),
+    str(10**30),
+    "-1",
+    "1e3",
+    "\x00",
+    "1\x002",
+    "\u200b",
+    "x" * 5000,
+]
+
+
+@pytest.mark.parametrize("field", range(4), ids=["winner", "how", "discarder", "total"])
+def test_every_paper_sheet_field_refuses_hostile_entries_in_words(
+    coordinator_client, evening, field
+):
+    """Each column of a paper sheet row, given each hostile value: the page comes back
+    (never a server error) naming row 2, and nothing is saved."""
+    paper_match = table(evening, 2)
+    url = reverse("scoring:paper", args=[paper_match.pk])
+    for value in HOSTILE_ENTRIES:
+        row = ["1", "d", "2", "10"]
+        row[field] = value
+        response = coordinator_client.post(
+            url, {**sheet_data([TWENTY[0], tuple(row)]), "action": "save"}
+        )
+        assert response.status_code == 200, value
+        page = text(response)
+        assert "Row 2:" in page and "Nothing was saved" in page, (value, page[:400])
+        assert not paper_match.hands.exists()
+
+
+def test_a_paper_total_above_any_hand_is_refused_with_the_range(coordinator_client, evening):
+    paper_match = table(evening, 2)
+    url = reverse("scoring:paper", args=[paper_match.pk])
+    rows = [TWENTY[0], ("1", "w", "", str(2**31))]
+    page = text(coordinator_client.post(url, {**sheet_data(rows), "action": "save"}))
+    assert "The total must be a whole number from 0 to 100,000." in page
+
+
+@pytest.mark.parametrize("value", HOSTILE_ENTRIES)
+def test_a_correction_total_that_is_no_hand_is_refused_in_words(coordinator_client, evening, value):
+    match = table(evening, 1)
+    hand = match.live_hands().get(number=3)
+    before = list(match.live_hands().values_list("pk", "total", "pay0", "pay1", "pay2", "pay3"))
+    response = coordinator_client.post(
+        reverse("scoring:correct", args=[match.pk, 3]),
+        {
+            "hand_id": hand.pk,
+            "what": "win",
+            "winner": "2",
+            "won_by": "wall",
+            "total": value,
+            "reason": "Recount",
+        },
+    )
+    assert response.status_code == 200
+    page = text(response)
+    assert "The total must be a whole number" in page or "digits only" in page, page[:400]
+    assert 'value="Recount"' in response.content.decode()
+    assert not Correction.objects.exists()
+    after = list(match.live_hands().values_list("pk", "total", "pay0", "pay1", "pay2", "pay3"))
+    assert after == before

@@ -13,6 +13,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
+from typing import NamedTuple
 
 from ..decompose import Reading, readings
 from ..errors import EngineError
@@ -32,6 +33,10 @@ SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 PLAYERS_OPTION = "players"
 PLAYERS_DEFAULT = 4
 PLAYERS_RANGE = (3, 4)
+# The largest total a hand entered by its total alone may have (a paper sheet, a
+# correction), whatever the rule set: above every limit a club may set, small enough that
+# what a hand pays always fits the database's whole numbers.
+MAX_TOTAL = 100_000
 _TRUE = frozenset(("true", "yes", "on", "1"))
 _FALSE = frozenset(("false", "no", "off", "0"))
 _EMPTY: Mapping = MappingProxyType({})
@@ -88,6 +93,34 @@ def settle(winner: str, owed: Mapping[str, int]) -> dict[str, int]:
     return payments
 
 
+class ValueRange(NamedTuple):
+    """The values a club may give one table value: `low` to `high` `unit`."""
+
+    low: int
+    high: int
+    unit: str
+
+
+def ranges_by_kind(values: Mapping[str, int], kinds: Mapping[str, ValueRange]):
+    """Each value's range, from the first of `kinds` (a key's start or end, e.g.
+    "points." or ".doublings") that its key has: the ranges are data beside the values,
+    and a new value of a known kind gets its range without being listed."""
+    ranges = {}
+    for key in values:
+        for kind, value_range in kinds.items():
+            if key.startswith(kind) or key.endswith(kind):
+                ranges[key] = value_range
+                break
+        else:
+            raise ValueError(f"No range for the value {key!r}: add its kind.")
+    return MappingProxyType(ranges)
+
+
+def number_words(value: int) -> str:
+    """1000 -> "1,000": the way a number is written in messages."""
+    return f"{value:,}"
+
+
 def convert_option(kind_of: object, name: str, value: object, owner: str) -> object:
     """Check `value` has the type of the default `kind_of`; CLI strings are converted."""
     if isinstance(kind_of, bool):
@@ -126,6 +159,9 @@ class RuleSet:
     # Whole-number options with a lowest (and possibly highest) value: name -> (low, high).
     option_ranges: Mapping[str, tuple[int, int | None]] = _EMPTY
     value_defaults: Mapping[str, int] = _EMPTY
+    # The values a club may give each table value (`ranges_by_kind`): forms offer them and
+    # `with_overrides` refuses others, so a setting can never make a hand absurd.
+    value_ranges: Mapping[str, ValueRange] = _EMPTY
     # Shapes this rule set accepts; readings of other shapes are never scored.
     shapes: frozenset[str] = frozenset(SHAPES)
     # Whether seven pairs may use four of a kind as two pairs (u3a yes; hk and fan no).
@@ -186,8 +222,9 @@ class RuleSet:
         for name, (low, high) in self.option_ranges.items():
             value = opts[name]
             if value < low or (high is not None and value > high):
-                allowed = f"{low} or more" if high is None else f"from {low} to {high}"
-                raise EngineError(f"Option {name} must be {allowed}, not {value}.")
+                raise EngineError(
+                    f"Option {name} must be {self.option_range_words(name)}, not {value}."
+                )
         low_name, high_name = self.minimum_option, self.limit_option
         if low_name and high_name and opts[low_name] > opts[high_name]:
             raise EngineError(
@@ -209,9 +246,32 @@ class RuleSet:
             for name, value in values.items():
                 if not isinstance(name, str) or name not in self.value_defaults:
                     raise EngineError(f"Unknown value {name!r} for {self._owner}.")
-                merged[name] = convert_option(0, name, value, self._owner)
+                merged[name] = self.check_value(name, convert_option(0, name, value, self._owner))
             new.values = MappingProxyType(merged)
         return new
+
+    def check_value(self, name: str, value: int) -> int:
+        """`value` when it is in the table value's range; EngineError in words otherwise."""
+        value_range = self.value_ranges.get(name)
+        if value_range and not value_range.low <= value <= value_range.high:
+            raise EngineError(
+                f"Value '{name}' of {self._owner} must be {self.value_range_words(name)}, "
+                f"not {value}."
+            )
+        return value
+
+    def value_range_words(self, name: str) -> str:
+        """What a table value may be, in words: "from 0 to 1,000 points"."""
+        low, high, unit = self.value_ranges[name]
+        return f"from {number_words(low)} to {number_words(high)} {unit}"
+
+    def option_range_words(self, name: str) -> str:
+        """What a whole-number option may be, in words: "from 10 to 100,000 points"."""
+        low, high = self.option_ranges[name]
+        if high is None:
+            return f"{number_words(low)} or more"
+        unit = "" if name == PLAYERS_OPTION else f" {self.unit}"
+        return f"from {number_words(low)} to {number_words(high)}{unit}"
 
     def describe(self) -> dict:
         """Options and table values (current and default), for the admin and the docs."""
@@ -364,6 +424,12 @@ class RuleSet:
             raise EngineError(
                 f"{total} {self.unit} is above the limit of {high} {self.unit}: "
                 "no hand scores more."
+            )
+        # After the limit, which names the club's own figure when there is one.
+        if total > MAX_TOTAL:
+            raise EngineError(
+                f"{number_words(total)} {self.unit} is more than any hand scores: the most "
+                f"is {number_words(MAX_TOTAL)} {self.unit}."
             )
         problem = self.total_problem(total, opts)
         if problem:

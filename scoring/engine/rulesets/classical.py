@@ -23,7 +23,15 @@ from ..patterns import nine_gates
 from ..result import Item, Result
 from ..shapes import special_shapes
 from ..tiles import CODES, WINDS
-from .base import PLAYERS_DEFAULT, PLAYERS_RANGE, THREE_PLAYER_SEATS, RuleSet
+from .base import (
+    MAX_TOTAL,
+    PLAYERS_DEFAULT,
+    PLAYERS_RANGE,
+    THREE_PLAYER_SEATS,
+    RuleSet,
+    ValueRange,
+    ranges_by_kind,
+)
 
 NAME = "classical"
 TITLE = "Classical points and doublings"
@@ -117,6 +125,14 @@ def _value_defaults() -> dict[str, int]:
 
 
 VALUE_DEFAULTS: Mapping[str, int] = MappingProxyType(_value_defaults())
+# What a club may set each value to: a set or a bonus is worth up to 1,000 points and up to
+# 10 doublings (a hand doubled 10 times is 1,024 times its points: the limit stops it).
+VALUE_RANGES = ranges_by_kind(
+    VALUE_DEFAULTS,
+    {".points": ValueRange(0, 1000, "points"), ".doublings": ValueRange(0, 10, "doublings")},
+)
+# The limit: from 10 points (below any hand) up to the most a quick entry may total.
+LIMIT_RANGE = (10, MAX_TOTAL)
 
 # Names shown in the breakdown (sentence case, as in the contract's example).
 _CATEGORY_LABEL = {
@@ -437,7 +453,8 @@ class ClassicalRuleSet(RuleSet):
     starting_tally = 2000
     shapes = frozenset(("standard", "thirteen_orphans"))
     limit_option = "limit"
-    option_ranges = MappingProxyType({"limit": (1, None), "players": PLAYERS_RANGE})
+    value_ranges = VALUE_RANGES
+    option_ranges = MappingProxyType({"limit": LIMIT_RANGE, "players": PLAYERS_RANGE})
     hand_options = frozenset(("players",))
 
     def _tables(self) -> _Tables:

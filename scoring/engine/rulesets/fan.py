@@ -27,7 +27,15 @@ from ..tiles import (
     is_flower,
     is_season,
 )
-from .base import PLAYERS_DEFAULT, PLAYERS_RANGE, RuleSet, owed_by_others, settle
+from .base import (
+    PLAYERS_DEFAULT,
+    PLAYERS_RANGE,
+    RuleSet,
+    ValueRange,
+    owed_by_others,
+    ranges_by_kind,
+    settle,
+)
 
 OPTION_DEFAULTS: dict[str, int | bool | str] = {
     "min_fan": 1,  # below this the hand may not go out (allowed: false, no payments)
@@ -84,6 +92,18 @@ VALUE_DEFAULTS: dict[str, int] = {
     "pay.discard.other": 1,
     "pay.self_drawn.each": 2,
 }
+# What a club may set each value to: 0 to 20 fan an element, up to 10,000 points a hand in
+# the points table, and each payment from nothing to 10 times the points.
+VALUE_RANGES = ranges_by_kind(
+    VALUE_DEFAULTS,
+    {
+        ".fan": ValueRange(0, 20, "fan"),
+        "points.": ValueRange(0, 10_000, "points"),
+        "pay.": ValueRange(0, 10, "times the points"),
+    },
+)
+# The minimum and the limit: no hand scores more than 100 fan.
+FAN_RANGE = 100
 
 # Names of the breakdown items: the seed's own words.
 SELF_PICK = "Self Pick"
@@ -212,13 +232,14 @@ class FanRuleSet(RuleSet):
     title = "Fan (a simple fan table)"
     option_defaults = OPTION_DEFAULTS
     value_defaults = VALUE_DEFAULTS
+    value_ranges = VALUE_RANGES
     # Seed 003's winning shapes; u3a's knitted hands and little snake are not.
     shapes = frozenset(("standard", "seven_pairs", "thirteen_orphans"))
     quads_in_seven_pairs = False  # seed 003: "7 Pairs (no quads)"
     minimum_option = "min_fan"
     limit_option = "max_fan"
     option_ranges = MappingProxyType(
-        {"min_fan": (0, None), "max_fan": (1, None), "players": PLAYERS_RANGE}
+        {"min_fan": (0, FAN_RANGE), "max_fan": (1, FAN_RANGE), "players": PLAYERS_RANGE}
     )
     hand_options = frozenset(("liable", "players"))
     unit = "fan"

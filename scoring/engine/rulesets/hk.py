@@ -32,7 +32,6 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .. import patterns
-from ..errors import EngineError
 from ..result import Result
 from ..tiles import (
     FLOWER_TILES,
@@ -48,7 +47,16 @@ from ..tiles import (
     number_of,
     suit_of,
 )
-from .base import PLAYERS_DEFAULT, PLAYERS_RANGE, RuleSet, owed_by_others, settle
+from .base import (
+    PLAYERS_DEFAULT,
+    PLAYERS_RANGE,
+    RuleSet,
+    ValueRange,
+    number_words,
+    owed_by_others,
+    ranges_by_kind,
+    settle,
+)
 
 MAX = -1  # a value that means "this element scores the maximum (max_faan)"
 
@@ -128,6 +136,14 @@ VALUE_DEFAULTS: dict[str, int] = {
     "points.faan.13": 128,
 }
 TOP_POINTS_FAAN = 13
+# What a club may set each value to: the points table up to 10,000 points a hand; every
+# other value 0 to 20 faan, or MAX (-1) for "scores the maximum".
+VALUE_RANGES = ranges_by_kind(
+    VALUE_DEFAULTS,
+    {"points.": ValueRange(0, 10_000, "points"), "": ValueRange(MAX, 20, "faan")},
+)
+# The minimum and the limit: no hand scores more than 100 faan.
+FAAN_RANGE = 100
 
 
 def points_for_faan(values: Mapping[str, int], faan: int) -> int:
@@ -198,26 +214,21 @@ class HongKongRuleSet(RuleSet):
     minimum_option = "min_faan"
     limit_option = "max_faan"
     option_ranges = MappingProxyType(
-        {"min_faan": (0, None), "max_faan": (1, None), "players": PLAYERS_RANGE}
+        {"min_faan": (0, FAAN_RANGE), "max_faan": (1, FAAN_RANGE), "players": PLAYERS_RANGE}
     )
+    value_ranges = VALUE_RANGES
     hand_options = frozenset(("players",))
     unit = "faan"
     starting_tally = 500
 
     # -- options and values ---------------------------------------------------------------
 
-    def with_overrides(self, options=None, values=None) -> HongKongRuleSet:
-        """As the base class, plus: faan are 0 or more, or MAX (-1) for "max" (not in the
-        points table)."""
-        new = super().with_overrides(options=options, values=values)
-        for name in values or ():
-            value = new.values[name]
-            if value < 0 and (value != MAX or name.startswith("points.")):
-                allowed = (
-                    "0 or more" if name.startswith("points.") else '0 or more, or -1 for "max"'
-                )
-                raise EngineError(f"Value '{name}' of the hk rules must be {allowed}, not {value}.")
-        return new
+    def value_range_words(self, name: str) -> str:
+        """As the base class, but a faan value's lowest, MAX (-1), means "max"."""
+        low, high, unit = self.value_ranges[name]
+        if low == MAX:
+            return f'from 0 to {number_words(high)} {unit}, or -1 for "max"'
+        return super().value_range_words(name)
 
     # -- scoring --------------------------------------------------------------------------
 

@@ -43,7 +43,9 @@ from .base import (
     PLAYERS_DEFAULT,
     PLAYERS_RANGE,
     RuleSet,
+    ValueRange,
     owed_by_others,
+    ranges_by_kind,
     settle,
     zero_payments,
 )
@@ -112,6 +114,17 @@ VALUE_DEFAULTS: dict[str, int] = {
     "goulash.stake.chips": 5,  # each player puts 5 into the pot
     "goulash.min_points": 5,
 }
+# What a club may set each value to: up to 100 points an element (the seed's largest is
+# 10), up to 100 chips a kong or a goulash stake, and 1 to 100 chips a point.
+VALUE_RANGES = ranges_by_kind(
+    VALUE_DEFAULTS,
+    {
+        "payment.chips_per_point": ValueRange(1, 100, "chips"),
+        "goulash.min_points": ValueRange(0, 100, "points"),
+        ".points": ValueRange(0, 100, "points"),
+        ".chips": ValueRange(0, 100, "chips"),
+    },
+)
 
 # The seed's names, used for the breakdown.
 NAMES: dict[str, str] = {
@@ -418,7 +431,8 @@ class U3ARuleSet(RuleSet):
     value_defaults = VALUE_DEFAULTS
     hand_options = frozenset(("goulash", "players"))
     minimum_option = "min_points"
-    option_ranges = MappingProxyType({"min_points": (0, None), "players": PLAYERS_RANGE})
+    value_ranges = VALUE_RANGES
+    option_ranges = MappingProxyType({"min_points": (0, 100), "players": PLAYERS_RANGE})
 
     # -- options ---------------------------------------------------------------------
 
