@@ -13,6 +13,7 @@ which it empties), then, each in a process of its own so its memory is its own:
 - import: `import_club` of that file into the emptied database; the same figures, and SQL
   statements per row restored (the match results are rebuilt from the hands too).
 
+BACKUP_BENCH_TRACE=0 skips the second, traced go of each (on a busy machine).
 Targets: the same few tens of MB of memory at 10 and 20 years (nothing grows with the club),
 a fixed number of export queries, and a save during an export as quick as any other.
 """
@@ -85,6 +86,18 @@ def measured(work) -> dict:
     return figures
 
 
+def traced_peak(work) -> float | None:
+    """Peak Python memory of `work()` under tracemalloc (a second go, since tracing slows
+    it); None with BACKUP_BENCH_TRACE=0, on a machine too busy for two goes."""
+    if os.environ.get("BACKUP_BENCH_TRACE", "1") == "0":
+        return None
+    tracemalloc.start()
+    work()
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return peak
+
+
 def phase_build(years: int) -> dict:
     import random
 
@@ -110,10 +123,7 @@ def phase_export(file: str) -> dict:
             return write_backup(out)
 
     figures = measured(export)
-    tracemalloc.start()
-    export()
-    figures["tracemalloc_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
+    figures["tracemalloc_peak_mb"] = traced_peak(export)
     figures["rows"] = sum(figures.pop("result").values())
     figures["file_mb"] = os.path.getsize(file) / 2**20
     return figures
@@ -187,12 +197,9 @@ def phase_import(file: str) -> dict:
     rows = sum(figures.pop("result").values())
     figures["rows"] = rows
     figures["statements_per_row"] = figures["statements"] / rows
-    # Memory in a second go, under tracemalloc.
-    call_command("flush", interactive=False, verbosity=0)
-    tracemalloc.start()
-    restore()
-    figures["tracemalloc_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
+    figures["tracemalloc_peak_mb"] = traced_peak(
+        lambda: (call_command("flush", interactive=False, verbosity=0), restore())
+    )
     return figures
 
 
@@ -239,6 +246,7 @@ def main() -> int:
         file = folder / f"club-{years}-years.json"
         export = run("export", file, database)
         meanwhile = run("export-while-recording", folder / "meanwhile.json", database)
+        print(f"  {years} years: built ({built['seconds']:.0f} s)", flush=True)
         restore = run("import", file, database)
         print(
             f"  {years} years: {built['sessions']} sessions, {built['hands']:,} hands, "
@@ -250,12 +258,13 @@ def main() -> int:
                 if "statements_per_row" in figures
                 else ""
             )
+            peak = figures["tracemalloc_peak_mb"]
+            traced = "" if peak is None else f"peak {peak:.1f} MB (tracemalloc), "
             good = figures["rss_over_django_mb"] < TARGET_MEMORY_MB
             ok &= good
             print(
                 f"    {name}: {figures['seconds']:6.1f} s ({figures['cpu']:.1f} s cpu), "
-                f"{figures['statements']:,} statements{extra}; memory: peak "
-                f"{figures['tracemalloc_peak_mb']:.1f} MB (tracemalloc), resident +"
+                f"{figures['statements']:,} statements{extra}; memory: {traced}resident +"
                 f"{figures['rss_over_django_mb']:.0f} MB over Django's  "
                 f"{'ok' if good else 'OVER TARGET'}"
             )

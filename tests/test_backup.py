@@ -525,3 +525,14 @@ def test_a_backup_written_on_one_line_still_imports(db, club):
     compact = json.dumps(json.loads(text))
     backup.import_club(io.BytesIO(compact.encode()))
     assert Hand.objects.count() == 6 and Member.objects.count() == 7
+
+
+def test_the_streamed_file_is_byte_for_byte_the_version_1_layout(db, club):
+    """The export now writes a row at a time; the file is what version 1 always was (the
+    envelope, then one row a line), so older backups and newer ones read alike."""
+    from tests.factories import CoordinatorFactory
+
+    played_history(club, matches=2, hands=3, by=CoordinatorFactory())
+    streamed = io.StringIO()
+    backup.write_backup(streamed)
+    assert backup.to_json(json.loads(streamed.getvalue())) == streamed.getvalue()
