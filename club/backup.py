@@ -13,6 +13,8 @@ on import rather than carried in the file.
 
 from __future__ import annotations
 
+import array
+import bisect
 import contextlib
 import datetime
 import io
@@ -346,13 +348,37 @@ def _plain(error: ValidationError) -> str:
     return " ".join(str(message) for message in error.messages)
 
 
+class _Ids:
+    """The ids read so far of one model: a sorted array while they come in ascending order,
+    as the export writes them (8 bytes an id), a set if they stop doing so."""
+
+    def __init__(self):
+        self.ascending: array.array | None = array.array("q")
+        self.unordered: set[int] | None = None
+
+    def __contains__(self, pk) -> bool:
+        if self.unordered is not None:
+            return pk in self.unordered
+        at = bisect.bisect_left(self.ascending, pk)
+        return at < len(self.ascending) and self.ascending[at] == pk
+
+    def add(self, pk: int) -> None:
+        if self.unordered is not None:
+            self.unordered.add(pk)
+        elif not self.ascending or pk > self.ascending[-1]:
+            self.ascending.append(pk)
+        else:
+            self.unordered = {*self.ascending, pk}
+            self.ascending = None
+
+
 class _Check:
     """The validation pass: what the rows read so far hold, to check each row's shape and
     that what it refers to came before it. Keeps ids only (and the few usernames and
     group names), never rows."""
 
     def __init__(self):
-        self.ids: dict[str, set] = {label: set() for label in MODELS}
+        self.ids: dict[str, _Ids] = {label: _Ids() for label in MODELS}
         self.usernames: dict[str, int] = {}
         self.groups: set[str] = set()
         self.counts = dict.fromkeys(MODELS, 0)
@@ -660,9 +686,24 @@ def _check_envelope(backup) -> None:
         raise _refusal("This backup has no list of rows under “data”.")
 
 
-def _import(file) -> dict[str, int]:
+def _rebuild_results(sessions_at_a_time: int = 25) -> None:
+    """The match results, worked out from the hands a few evenings at a time: all at once
+    would hold every hand of the club in memory. An evening's results are whole within a
+    step (placings weigh across the evening's tables)."""
+    from games.models import Match
     from scoring.standings import rebuild_results
 
+    sessions = _model("club.session")._default_manager.order_by("pk").values_list("pk", flat=True)
+    chunk: list[int] = []
+    for pk in [*sessions.iterator(CHUNK), None]:
+        if pk is not None:
+            chunk.append(pk)
+        if chunk and (pk is None or len(chunk) == sessions_at_a_time):
+            rebuild_results(Match.objects.filter(session_id__in=chunk))
+            chunk = []
+
+
+def _import(file) -> dict[str, int]:
     start = file.tell()
     check = _check(file)
     try:
@@ -679,7 +720,7 @@ def _import(file) -> dict[str, int]:
                 table_names=[_model(label)._meta.db_table for label in MODELS]
             )
             _reset_sequences()
-            rebuild_results()
+            _rebuild_results()
     except (IntegrityError, DataError) as error:
         raise BackupRefused(
             f"This backup could not be restored, so nothing was imported: {error}"

@@ -536,3 +536,32 @@ def test_the_streamed_file_is_byte_for_byte_the_version_1_layout(db, club):
     streamed = io.StringIO()
     backup.write_backup(streamed)
     assert backup.to_json(json.loads(streamed.getvalue())) == streamed.getvalue()
+
+
+def members_reversed(text: str) -> list[str]:
+    """The backup's lines with the members' rows in descending id order (as another tool
+    might write them): the check keeps ids in a set then rather than a sorted array."""
+    lines = text.split("\n")
+    at = [i for i, line in enumerate(lines) if '"model":"club.member"' in line]
+    rows = [lines[i].rstrip(",") for i in at][::-1]
+    for i, row in zip(at, rows, strict=True):
+        lines[i] = row + ","
+    return lines
+
+
+def test_rows_in_another_order_still_import_and_a_repeated_id_among_them_is_refused(
+    db, club, tmp_path
+):
+    lines = members_reversed(a_small_backup(club))
+    path = tmp_path / "club.json"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    backup.import_club(path)
+    assert Member.objects.count() == 7 and Hand.objects.count() == 6
+
+    empty_the_database()
+    last = max(i for i, line in enumerate(lines) if '"model":"club.member"' in line)
+    lines.insert(last + 1, lines[line_of("\n".join(lines), "club.member", 1)])
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(backup.BackupRefused, match=rf"Line {last + 2} .* repeats the id"):
+        backup.import_club(path)
+    assert not Member.objects.exists()
