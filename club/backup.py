@@ -412,7 +412,7 @@ class _Check:
             pk = row.get("pk")
             if type(pk) is not int or pk < 1:
                 raise _refusal(f"{where}) has no id: its “pk” should be a whole number.")
-            self._validate(model._meta.pk, pk, f"{where} {pk}) has")
+            self._validate(model._meta.pk, pk, f"{where} {pk}): its id")
             if pk in self.ids[label]:
                 raise _refusal(
                     f"{where} {pk}) repeats the id of an earlier {_noun(model)}: two rows "
