@@ -43,6 +43,7 @@ bench: install
 	$(BIN)/python bench/picker_bench.py
 	$(BIN)/python bench/corrections_bench.py
 	$(BIN)/python bench/standings_bench.py
+	$(BIN)/python bench/backup_bench.py
 
 # Not part of `make test`: about 4 minutes of gunicorn under locust, SQLite then PostgreSQL
 # (LOADTEST_PG_URL; skipped, saying why, when it cannot be reached); LOADTEST_ARGS="--seconds 5"

@@ -1,4 +1,4 @@
-"""The synthetic ten-year club the standings bench and the load test share.
+"""The synthetic ten-year club the standings bench, the backup bench and the load test share.
 
 `build_club` fills an empty, migrated database with 100 members and 500 weekly sessions
 (28 players a week at seven tables, 17 hands a table: about 59,500 hands, classical rules)
@@ -38,8 +38,9 @@ def payments(
     return pays, discarder
 
 
-def build_club(rng: random.Random, last: datetime.date | None = None):
-    """The ten-year club, its last session on `last` (today by default). Returns the club,
+def build_club(rng: random.Random, last: datetime.date | None = None, years: int = 10):
+    """The ten-year club (or `years` years: 50 sessions a year), its last session on `last`
+    (today by default); the default is the same club, row for row, as before. Returns the club,
     the "bench" login (member 0's), the sessions, the members, the number of hands and the
     seconds the results took to compute."""
     from django.contrib.auth import get_user_model
@@ -59,10 +60,11 @@ def build_club(rng: random.Random, last: datetime.date | None = None):
     )
     Member.objects.filter(pk=members[0].pk).update(user=user)
     last = last or datetime.date.today()
-    first = last - datetime.timedelta(weeks=SESSIONS - 1)
+    weeks = SESSIONS * years // 10
+    first = last - datetime.timedelta(weeks=weeks - 1)
     sessions = Session.objects.bulk_create(
         Session(club=club, date=first + datetime.timedelta(weeks=w), status="closed")
-        for w in range(SESSIONS)
+        for w in range(weeks)
     )
     attendance, seatings = [], []
     for session in sessions:

@@ -1,5 +1,8 @@
+import io
+import tempfile
+
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import FileResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_safe
 
@@ -48,8 +51,24 @@ def club_settings(request):
 @coordinator_required
 def club_backup(request):
     """The whole club as one file to keep safe (see club/backup.py)."""
-    response = HttpResponse(
-        backup.to_json(backup.export_club()), content_type="application/json; charset=utf-8"
+    # Written to a temporary file, then sent from it: the snapshot's transaction ends with
+    # the export rather than waiting on a slow download, and the worker's memory stays small.
+    file = tempfile.TemporaryFile()  # noqa: SIM115 - FileResponse closes it
+    try:
+        text = io.TextIOWrapper(file, encoding="utf-8", newline="\n")
+        backup.write_backup(text)
+        text.flush()
+        text.detach()
+    except BaseException:
+        file.close()
+        raise
+    file.seek(0)
+    response = FileResponse(
+        file,
+        as_attachment=True,
+        filename=backup.backup_filename(),
+        content_type="application/json; charset=utf-8",
     )
-    response["Content-Disposition"] = f'attachment; filename="{backup.backup_filename()}"'
+    # Every login's password hash is in it: no browser or proxy may keep a copy.
+    response["Cache-Control"] = "no-store"
     return response

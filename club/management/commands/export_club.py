@@ -2,7 +2,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from club.backup import export_club, to_json
+from club.backup import write_backup
 
 
 class Command(BaseCommand):
@@ -17,11 +17,20 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, output=None, **options):
-        text = to_json(export_club())
         if output:
-            with open(output, "w", encoding="utf-8") as file:
-                file.write(text)
+            with open(output, "w", encoding="utf-8", newline="\n") as file:
+                write_backup(file)
             # To stderr, so that a backup written to stdout stays clean JSON.
             sys.stderr.write(f"The club is saved in {output}.\n")
         else:
-            self.stdout.write(text, ending="")
+            write_backup(_Unended(self.stdout))
+
+
+class _Unended:
+    """The command's stdout, writing each piece as it is (it adds a line ending otherwise)."""
+
+    def __init__(self, stdout):
+        self.stdout = stdout
+
+    def write(self, text: str) -> None:
+        self.stdout.write(text, ending="")

@@ -1,10 +1,13 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from club.backup import BackupRefused, import_club, read_json
+from club.backup import BackupRefused, import_club
 
 
 class Command(BaseCommand):
-    help = "Restore a club from a file written by export_club, into an empty database."
+    help = (
+        "Restore a club from a file written by export_club, into an empty database. The "
+        "whole file is checked first; on any problem nothing is imported."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="The backup file (from export_club or the settings page).")
@@ -12,11 +15,9 @@ class Command(BaseCommand):
     def handle(self, *args, file, **options):
         try:
             with open(file, "rb") as backup_file:
-                text = backup_file.read()
+                counts = import_club(backup_file)
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
-        try:
-            counts = import_club(read_json(text))
         except BackupRefused as refusal:
             raise CommandError(str(refusal)) from None
         self.stdout.write(
