@@ -109,9 +109,15 @@ def test_a_save_without_an_answer_says_so_keeps_the_entries_and_saves_once(table
     assert [(h.number, h.winner, h.total) for h in Hand.objects.filter(match=match)] == [(1, 1, 10)]
 
 
-def test_a_save_too_large_for_the_server_says_so_and_keeps_the_entries(table_page, settings):
+def test_a_save_too_large_for_the_server_says_so_and_keeps_the_entries(
+    table_page, settings, browser_watch
+):
     """The server answers 400 (its page for a post over DATA_UPLOAD_MAX_MEMORY_SIZE): the
     form says the entries were too much, not "something went wrong"; nothing is saved."""
+    why = "the post is made too large on purpose"
+    browser_watch.allow(
+        r"(answer 400: POST |status of 400 .*|Error Code 400 from )[^ ]*/tables/1/win/", why
+    )
     page, match = table_page
     fill_win(page)
     big = "notes=" + "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
