@@ -87,6 +87,11 @@ class Evening:
         where = f"{name} ({page.url.removeprefix(self.base)})"
         self.checked.append(where)
         self.problems += axe_violations(page, where)
+        # Nothing may make the page wider than the screen (a wide table scrolls inside its
+        # own box): the whole page sliding sideways under a finger loses older players.
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        if overflow > 0:
+            self.problems.append(f"{where}: the page is {overflow} px wider than the screen")
         self.shots += 1
         path = self.screenshots / f"{self.shots:02d}-{name}.png"
         page.screenshot(path=str(path), full_page=True)
