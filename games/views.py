@@ -174,19 +174,24 @@ def _evening_ended(request, match, sent=None):
     return _page(request, match, evening_ended=ended)
 
 
-def _sent_win(request, match) -> _Sent:
-    board = selectors.board(match, request.user)
-    form = WinForm(request.POST, board=board)
-    if not form.is_valid():
-        return _Sent()
-    win = form.win()
-    hand = Hand(
+def _unsaved_hand(win) -> Hand:
+    """The hand a win form describes, not saved: for describing it and its payments."""
+    return Hand(
         winner=win.winner,
         won_by=win.won_by,
         discarder=win.discarder,
         total=win.total,
         liable=win.liable,
     )
+
+
+def _sent_win(request, match) -> _Sent:
+    board = selectors.board(match, request.user)
+    form = WinForm(request.POST, board=board)
+    if not form.is_valid():
+        return _Sent()
+    win = form.win()
+    hand = _unsaved_hand(win)
     number = form.cleaned_data["hand"]
     text = selectors.describe_hand(hand, board.names, board.unit)
     return _Sent(f"hand {number}", lines=(f"Hand {number}: {text}.",))
@@ -334,13 +339,7 @@ def _conflict(request, match, saved: Hand, win: recording.Win) -> dict:
     the payments it would have made), and the way to correct the hand if ours is right."""
     board = selectors.board(match, request.user)
     number = saved.number
-    ours = Hand(
-        winner=win.winner,
-        won_by=win.won_by,
-        discarder=win.discarder,
-        total=win.total,
-        liable=win.liable,
-    )
+    ours = _unsaved_hand(win)
     try:
         state = match.replay()[number - 1]
         our_payments = selectors.pay_words(board.names, table_rules.win_payments(match, state, win))

@@ -16,6 +16,7 @@ from django.utils.html import escape
 
 from club import accounts
 from club.roles import COORDINATORS, make_coordinator
+from tests.club.test_members import member_form
 from tests.factories import PASSWORD, MemberFactory, UserFactory
 
 REFUSED = "only the site's administrator can change their login"
@@ -51,20 +52,11 @@ KINDS = [plain, *PRIVILEGED]
 
 
 def edit_form(member, **overrides):
-    data = {
-        "name": member.name,
-        "table_name": member.table_name,
-        "email": "",
-        "phone": "",
-        "joined": "2025-09-04",
-        "is_active": "on",
-        "experience": "beginner",
-        "fixed_table": "",
-        "notes": "",
-        "login": "none",
-    }
-    data.update(overrides)
-    return data
+    """The member form as the edit page posts it (the members tests' own form data)."""
+    return member_form(
+        **{"name": member.name, "table_name": member.table_name, "email": "", "phone": ""}
+        | overrides
+    )
 
 
 def lock(user):
