@@ -19,6 +19,7 @@ from club.roles import coordinator_required
 from scoring import standings
 from scoring.charts import bar_chart
 from scoring.models import Hand, KongChips
+from scoring.room import room_display, room_session
 
 
 def standings_visible(view):
@@ -325,13 +326,13 @@ def records(request, club):
 @require_safe
 @standings_visible
 def room(request, club):
-    """Tonight's tables and provisional results in very large type, for a screen in the
-    hall; it asks for fresh figures every 20 seconds."""
-    session = Session.objects.filter(club=club, status=Session.Status.IN_PLAY).order_by(
-        "-date"
-    ).first() or _latest_played(club)
+    """Tonight's tables and provisional results in very large type, for a TV in the hall:
+    laid out to fit the screen for the number of tables, with fresh figures every 20
+    seconds."""
+    session = room_session(club)
     evening = standings.evening_results(session, club) if session else None
-    context = {"club": club, "evening": evening}
+    shown = room_display(session, evening) if evening and evening.rows else None
+    context = {"club": club, "session": session, "evening": evening, "room": shown}
     if request.htmx:
         return render(request, "scoring/room.html#room-body", context)
     return render(request, "scoring/room.html", context)
