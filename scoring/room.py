@@ -11,9 +11,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from django.db.models import Case, Exists, OuterRef, Q, When
 from django.utils import timezone
 
 from club.models import Session
+from games.models import Match
 from games.selectors import Board, session_progress
 
 # The part of a 1920x1080 screen below the heading, in pixels (only its shape matters):
@@ -176,11 +178,13 @@ class Room:
 def room_session(club) -> Session | None:
     """The session the room display shows: the one in play, else today's (before play
     starts: nothing to show yet), else the last one played."""
-    sessions = Session.objects.filter(club=club)
+    in_play, today = Q(status=Session.Status.IN_PLAY), Q(date=timezone.localdate())
     return (
-        sessions.filter(status=Session.Status.IN_PLAY).order_by("-date").first()
-        or sessions.filter(date=timezone.localdate()).first()
-        or sessions.filter(matches__isnull=False).order_by("-date").distinct().first()
+        Session.objects.filter(club=club)
+        .annotate(played=Exists(Match.objects.filter(session=OuterRef("pk"))))
+        .filter(in_play | today | Q(played=True))
+        .order_by(Case(When(in_play, then=0), When(today, then=1), default=2), "-date")
+        .first()
     )
 
 
