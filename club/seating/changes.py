@@ -34,8 +34,11 @@ class Outcome:
     """What a change did, or the choice it needs first.
 
     ``changed`` is False when nothing was saved because the coordinator must choose: one of
-    ``choices`` (best first), or ``fallback`` (leave things as they are), posted back as
-    ``choice`` together with ``fields``.
+    ``choices`` (best first: the page suggests the first, its label after ``prefix``),
+    ``override`` (what was asked for, "anyway": never the suggestion), or ``fallback``
+    (leave things as they are), posted back as ``choice`` together with ``fields``.
+    ``waiting`` says in a few words what waits for the answer ("a swap of Ann and Bob"),
+    for the refusal to publish while the question is open.
     """
 
     message: str
@@ -43,6 +46,9 @@ class Outcome:
     choices: list[tuple[str, str]] = field(default_factory=list)
     fallback: tuple[str, str] | None = None
     fields: dict[str, str] = field(default_factory=dict)
+    override: tuple[str, str] | None = None
+    prefix: str = "Suggested:"
+    waiting: str = ""
 
     @property
     def recommended(self) -> tuple[str, str] | None:
@@ -50,8 +56,12 @@ class Outcome:
 
     @property
     def alternatives(self) -> list[tuple[str, str]]:
-        """The next two choices and the fallback: shown as buttons."""
-        return self.choices[1:3] + ([self.fallback] if self.fallback else [])
+        """The next two choices, the override and the fallback: shown as buttons."""
+        return (
+            self.choices[1:3]
+            + ([self.override] if self.override else [])
+            + ([self.fallback] if self.fallback else [])
+        )
 
     @property
     def others(self) -> list[tuple[str, str]]:
@@ -201,6 +211,19 @@ def make_seating(session: Session, *, seed: int | None = None) -> tuple[SeatingP
     return plan, True
 
 
+def reroll_question() -> Outcome:
+    """What a re-roll asks after swaps by hand: nothing is suggested, re-rolling is the
+    override."""
+    return Outcome(
+        "You have changed this seating by hand. A re-roll seats everyone again "
+        "(locked tables stay) and your changes go.",
+        False,
+        fallback=(CANCEL, "Keep this seating"),
+        override=(CONFIRM, "Re-roll anyway"),
+        waiting="a re-roll",
+    )
+
+
 @transaction.atomic
 def reroll(session: Session, *, seed: int | None = None, choice: str = "") -> Outcome:
     """Plan the draft again: locked tables stay exactly as they are, everyone else moves.
@@ -210,13 +233,7 @@ def reroll(session: Session, *, seed: int | None = None, choice: str = "") -> Ou
     if choice == CANCEL:
         return Outcome("Nothing changed: the seating is as it was.", True)
     if plan.changed_by_hand and choice != CONFIRM:
-        return Outcome(
-            "You have changed this seating by hand. A re-roll seats everyone again "
-            "(locked tables stay) and your changes go.",
-            False,
-            [(CONFIRM, "Re-roll anyway")],
-            (CANCEL, "Keep this seating"),
-        )
+        return reroll_question()
     seed = new_rng_seed() if seed is None else seed
     seating = _plan_room(plan.session, plan, seed)
     undo = {"what": "the re-roll", **_state(plan)}
@@ -225,26 +242,78 @@ def reroll(session: Session, *, seed: int | None = None, choice: str = "") -> Ou
     return Outcome("Re-rolled: everyone not at a locked table has a new seat.", True)
 
 
+PAIR_CHOICE = "pair-{}-{}"  # the suggested swap, posted back as a choice
+
+
+def _swap_question(before: planner.Seating, a: Member, b: Member, result) -> Outcome | None:
+    """The question a swap asks before it seats people with someone from last week (None:
+    it asks nothing): a swap that does not, when there is one, is suggested; swapping
+    anyway and not swapping are the other two answers."""
+    again = planner.last_week_pairs_made(before, result)
+    if not again:
+        return None
+    names = before.names
+    pairs = [f"{names[x]} and {names[y]}" for x, y in again]
+    message = f"This swap seats {_listed(pairs)} together again: they sat together last week."
+    choices = []
+    suggestion = planner.suggest_swap(before, a.pk, b.pk)
+    if suggestion is not None:
+        x, y = suggestion
+        message += (
+            f" Swapping {names[x]} and {names[y]} instead seats nobody with someone from last week."
+        )
+        choices = [(PAIR_CHOICE.format(x, y), f"Do the suggested swap: {names[x]} and {names[y]}")]
+    return Outcome(
+        message,
+        False,
+        choices,
+        (CANCEL, "Do not swap"),
+        {"a": str(a.pk), "b": str(b.pk)},
+        override=(CONFIRM, f"Swap {a} and {b} anyway"),
+        prefix="",
+        waiting=f"a swap of {a} and {b}",
+    )
+
+
+def swap_question(session: Session, a: Member, b: Member) -> Outcome:
+    """The question about swapping `a` and `b`, asked again (nothing is saved): the swap's
+    own question, or, when it no longer needs one, whether to swap them."""
+    plan = plan_of(session)
+    if plan is None:
+        raise SeatingError("There is no seating yet: press “Make the seating” first.")
+    plan.ensure_draft()
+    before = saved_seating(plan)
+    result = planner.swap(before, a.pk, b.pk, random.Random(0))
+    return _swap_question(before, a, b, result) or Outcome(
+        f"Swap {a} and {b}?",
+        False,
+        [],
+        (CANCEL, "Do not swap"),
+        {"a": str(a.pk), "b": str(b.pk)},
+        override=(CONFIRM, f"Swap {a} and {b}"),
+        waiting=f"a swap of {a} and {b}",
+    )
+
+
 @transaction.atomic
 def swap_members(session: Session, a: Member, b: Member, choice: str = "") -> Outcome:
     """Swap two seated members' chairs; the dice are thrown again at their table(s).
-    A swap that seats people with someone from last week asks first."""
+    A swap that seats people with someone from last week asks first, suggesting a swap
+    that does not when there is one (``choice`` "pair-x-y" makes that swap instead)."""
     plan = _locked_plan(session, SeatingPlan.ensure_draft)
     if choice == CANCEL:
         return Outcome("Nothing changed: nobody was swapped.", True)
     before = saved_seating(plan)
+    if choice.startswith("pair-"):
+        suggestion = planner.suggest_swap(before, a.pk, b.pk)
+        if suggestion is None or choice != PAIR_CHOICE.format(*suggestion):
+            raise SeatingError("That choice is no longer available: please choose again.")
+        members = {m.pk: m for m in Member.objects.filter(pk__in=suggestion)}
+        a, b = members[suggestion[0]], members[suggestion[1]]
     result = planner.swap(before, a.pk, b.pk, _rng(plan, "swap", a.pk, b.pk))
-    again = planner.last_week_pairs_made(before, result)
-    if again and choice != CONFIRM:
-        names = before.names
-        pairs = [f"{names[x]} and {names[y]}" for x, y in again]
-        return Outcome(
-            f"This swap seats {_listed(pairs)} together again: they sat together last week.",
-            False,
-            [(CONFIRM, f"Swap {a} and {b} anyway")],
-            (CANCEL, "Do not swap"),
-            {"a": str(a.pk), "b": str(b.pk)},
-        )
+    question = _swap_question(before, a, b, result)
+    if question is not None and choice != CONFIRM:
+        return question
     undo = {"what": f"the swap of {a} and {b}", **_state(plan)}
     plan.changed_by_hand = True
     _save_tables(plan, result, undo)

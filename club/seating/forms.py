@@ -12,9 +12,9 @@ CHOOSE = "Please choose a person from the list."
 NOT_LISTED = "That person is not in the list any more: please choose again."
 
 # The coordinator's pick among the options the page offered: an option's number, "keep",
-# "confirm" or "cancel".
+# "confirm", "cancel", or the suggested swap ("pair-" and two members' ids).
 CHOICE = forms.RegexField(
-    regex=r"\A(?:[0-9]{1,3}|keep|confirm|cancel)\Z",
+    regex=r"\A(?:[0-9]{1,3}|keep|confirm|cancel|pair-[0-9]{1,10}-[0-9]{1,10})\Z",
     required=False,
     error_messages={"invalid": "That choice is no longer available: please choose again."},
 )

@@ -244,10 +244,52 @@ def set_lock(request, session_id: int, number: int, locked: bool):
     return _act(request, session, action)
 
 
+# The questions a page can have open while its Publish button shows (posted back as
+# "pending" with the question's fields), and how to ask each again.
+PENDING = {
+    "club:seating_swap": lambda session, post: _swap_asked_again(session, post),
+    "club:seating_reroll": lambda session, post: changes.reroll_question(),
+}
+
+
+def _swap_asked_again(session: Session, post) -> changes.Outcome | None:
+    form = SwapForm(session, post)
+    if not form.is_valid() or form.cleaned_data["b"] is None:
+        return None
+    return changes.swap_question(session, form.cleaned_data["a"], form.cleaned_data["b"])
+
+
 @coordinator_required
 @require_POST
 def publish(request, session_id: int):
+    """Publish the draft, unless the page still has a question open (a swap or a re-roll
+    waiting for an answer): then nothing is published and the question is asked again
+    beside the refusal, so no answer is lost."""
     session = _session(session_id)
+    pending = request.POST.get("pending", "")
+    if pending in PENDING:
+        answer_at = _answer_at(request)
+        try:
+            question = PENDING[pending](session, request.POST)
+        except REFUSALS:
+            question = None
+        if question is None:
+            return _respond(
+                request,
+                session,
+                answer_at,
+                error="Not published yet: the seating changed while a question was open. "
+                "Look at it again, then press Publish.",
+            )
+        return _respond(
+            request,
+            session,
+            answer_at,
+            error=f"Not published yet: you have {question.waiting} waiting for an answer. "
+            "Answer the question below, then press Publish.",
+            outcome=question,
+            choice_url=pending,
+        )
 
     def action(_):
         _plan(session).publish()

@@ -36,6 +36,7 @@ from .adjust import (
     last_week_pairs_made,
     lock,
     remove_leaver,
+    suggest_swap,
     swap,
     unlock,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "reroll",
     "roll_winds",
     "seating_from_tables",
+    "suggest_swap",
     "swap",
     "table_sizes",
     "unlock",

@@ -181,6 +181,33 @@ def swap(
     return _rebuild(seating, tables)
 
 
+def suggest_swap(seating: Seating, a: PlayerId, b: PlayerId) -> tuple[PlayerId, PlayerId] | None:
+    """A swap close to swapping ``a`` and ``b`` (between two tables) that seats nobody with
+    someone from last week: ``a`` with someone else at ``b``'s table, or ``b`` with someone
+    else at ``a``'s; the one whose new pairs cost least, or None when every one of them
+    brings back last week or breaks a rule."""
+    ta, tb = seating.table_of(a), seating.table_of(b)
+    if ta.number == tb.number:
+        return None
+    candidates = [(a, c) for c in tb.player_ids if c != b] + [
+        (c, b) for c in ta.player_ids if c != a
+    ]
+    best, best_cost = None, None
+    for x, y in candidates:
+        try:
+            after = swap(seating, x, y, random.Random(0))
+        except SeatingError:
+            continue
+        if last_week_pairs_made(seating, after):
+            continue
+        tx, ty = seating.table_of(x), seating.table_of(y)
+        cost = _new_pairs_cost(seating, x, [m for m in ty.player_ids if m != y])[0]
+        cost += _new_pairs_cost(seating, y, [m for m in tx.player_ids if m != x])[0]
+        if best_cost is None or cost < best_cost:
+            best, best_cost = (x, y), cost
+    return best
+
+
 def _new_pairs_cost(
     seating: Seating, pid: PlayerId, mates: Iterable[PlayerId], player: Player | None = None
 ) -> tuple[float, int]:
