@@ -253,14 +253,16 @@ def _swap_question(before: planner.Seating, a: Member, b: Member, result) -> Out
     if not again:
         return None
     names = before.names
-    pairs = [f"{names[x]} and {names[y]}" for x, y in again]
-    message = f"This swap seats {_listed(pairs)} together again: they sat together last week."
+    pairs = [f"{names[x]} with {names[y]}" for x, y in again]
+    message = f"This swap seats {_listed(pairs)} again: they sat together last week."
     choices = []
     suggestion = planner.suggest_swap(before, a.pk, b.pk)
     if suggestion is not None:
         x, y = suggestion
+        mover, to = (a, before.table_of(b.pk)) if x == a.pk else (b, before.table_of(a.pk))
         message += (
-            f" Swapping {names[x]} and {names[y]} instead seats nobody with someone from last week."
+            f" Swapping {names[x]} and {names[y]} instead still moves {mover} to table "
+            f"{to.number}, and seats nobody with someone from last week."
         )
         choices = [(PAIR_CHOICE.format(x, y), f"Do the suggested swap: {names[x]} and {names[y]}")]
     return Outcome(

@@ -3,6 +3,7 @@ coordinator is looking, choices read in plain words, swaps by tapping names, the
 prints large. Each test checks what the user sees."""
 
 import datetime
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -10,11 +11,13 @@ from playwright.sync_api import expect
 from club.models import Club, Member, Seat, SeatingPlan, Session
 from club.seating.changes import make_seating
 from tests.browser.helpers import axe_violations, log_in, small_targets, tab_to
-from tests.club.seating.helpers import played
+from tests.club.seating.helpers import latin_room, played
 from tests.factories import CoordinatorFactory
 
 TABLET = {"width": 800, "height": 1280}
+TABLET_LANDSCAPE = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
+SHOTS = Path("test-results/room")
 TODAY = datetime.date.today()
 
 
@@ -289,3 +292,41 @@ def test_the_room_sheet_reads_from_across_the_hall_and_marks_guests(
     row = page.locator(".room-table li", has_text="Vera")
     expect(row).to_contain_text("(guest)")
     expect(row).to_be_visible()
+
+
+@pytest.mark.parametrize("viewport", [TABLET_LANDSCAPE, PHONE], ids=["1024x768", "390x844"])
+def test_publish_while_a_swap_waits_for_an_answer_asks_for_the_answer_first(
+    live_server, browser, club, coordinator, viewport
+):
+    groups, session = latin_room(club)
+    a, b, instead = groups[0][0], groups[1][1], groups[0][1]
+    page = open_manage(browser, live_server, session, viewport)
+    size = f"{viewport['width']}x{viewport['height']}"
+    name_button(page, a).click()
+    expect_answer_in_view(page, "is chosen")
+    name_button(page, b).click()
+
+    choose = page.locator(".choose")
+    expect(choose).to_be_in_viewport()
+    suggested = choose.get_by_role("button", name=f"Do the suggested swap: {a} and {instead}")
+    expect(suggested).to_be_visible()
+    expect(choose.get_by_role("button", name=f"Swap {a} and {b} anyway")).to_be_visible()
+    expect(choose.get_by_role("button", name="Do not swap")).to_be_visible()
+    expect(choose).not_to_contain_text("Suggested: Swap")
+    expect(page.locator("#publish-waits")).to_contain_text("waiting for an answer")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SHOTS / f"swap-question-{size}.png")
+    assert axe_problems(page) == []
+
+    page.get_by_role("button", name="Publish", exact=True).click()
+    expect_answer_in_view(page, f"Not published yet: you have a swap of {a} and {b} waiting")
+    expect(page.locator(".choose")).to_contain_text("sat together last week")
+    page.screenshot(path=SHOTS / f"swap-question-after-publish-{size}.png")
+    assert SeatingPlan.objects.get(session=session).status == SeatingPlan.Status.DRAFT
+    assert table_of(session, a) == 1
+
+    page.locator(".choose").get_by_role("button", name="Do the suggested swap").click()
+    expect_answer_in_view(page, f"{a} now sits at table 2 and {instead} at table 1")
+    page.get_by_role("button", name="Publish", exact=True).click()
+    expect_answer_in_view(page, "Published")
+    assert SeatingPlan.objects.get(session=session).status == SeatingPlan.Status.PUBLISHED

@@ -2,7 +2,7 @@
 
 import datetime
 
-from club.models import Attendance, Member, SeatingPlan, Session
+from club.models import Attendance, Member, Seat, SeatingPlan, SeatingTable, Session
 from club.seating.changes import make_seating
 from tests.factories import MemberFactory
 
@@ -63,3 +63,26 @@ def table_of(session, member) -> int:
         if any(pk == member.pk for pk, _, _ in seats):
             return number
     raise AssertionError(f"{member} is not seated")
+
+
+def latin_room(club):
+    """Sixteen people who sat as four fours last week (groups), seated tonight one from
+    each group at every table: any swap between two tables brings back last week.
+    Returns the groups and the session."""
+    people = members(club, 16)
+    groups = [people[g * 4 : g * 4 + 4] for g in range(4)]
+    played(club, groups, datetime.date.today() - datetime.timedelta(days=7))
+    session = session_with(club, people, date=datetime.date.today())
+    plan, _ = make_seating(session, seed=1)
+    Seat.objects.filter(plan=plan).delete()
+    for number in range(1, 5):
+        table = SeatingTable.objects.get_or_create(plan=plan, number=number)[0]
+        for position, group in enumerate(groups, start=1):
+            Seat.objects.create(
+                plan=plan,
+                table=table,
+                member=group[number - 1],
+                wind="ESWN"[position - 1],
+                position=position,
+            )
+    return groups, session

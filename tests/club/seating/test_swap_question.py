@@ -3,45 +3,20 @@ swap "anyway" and "Do not swap" are separate buttons in plain words, and pressin
 while the question is open publishes nothing and asks it again (nothing lost). Without
 JavaScript here; tests/browser/test_seating_ux.py does the same in Chromium."""
 
-import datetime
 import html as html_lib
 import re
 
 import pytest
 from django.urls import reverse
 
-from club.models import Seat, SeatingPlan, SeatingTable
+from club.models import Seat, SeatingPlan
 from club.seating import planner
-from club.seating.changes import make_seating, swap_members
+from club.seating.changes import swap_members
 from club.seating.load import saved_seating
 from club.seating.planner import SeatingError
-from tests.club.seating.helpers import members, played, session_with, snapshot
+from tests.club.seating.helpers import latin_room, snapshot
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-TODAY = datetime.date.today()
-
-
-def latin_room(club):
-    """Sixteen people who sat as four fours last week (groups), seated tonight one from
-    each group at every table: any swap between two tables brings back last week.
-    Returns the groups and the session."""
-    people = members(club, 16)
-    groups = [people[g * 4 : g * 4 + 4] for g in range(4)]
-    played(club, groups, TODAY - datetime.timedelta(days=7))
-    session = session_with(club, people, date=TODAY)
-    plan, _ = make_seating(session, seed=1)
-    Seat.objects.filter(plan=plan).delete()
-    for number in range(1, 5):
-        table = SeatingTable.objects.get_or_create(plan=plan, number=number)[0]
-        for position, group in enumerate(groups, start=1):
-            Seat.objects.create(
-                plan=plan,
-                table=table,
-                member=group[number - 1],
-                wind="ESWN"[position - 1],
-                position=position,
-            )
-    return groups, session
 
 
 def url(name, session):
@@ -94,7 +69,10 @@ def test_the_question_has_the_suggestion_the_override_and_no_as_separate_buttons
         "Do not swap",
     ]
     assert "Suggested: Swap" not in " ".join(buttons(html))
-    assert f"Swapping {a.table_name} and {instead.table_name} instead seats nobody" in html
+    assert (
+        f"Swapping {a.table_name} and {instead.table_name} instead still moves {a.table_name} "
+        "to table 2, and seats nobody with someone from last week." in html
+    )
     assert snapshot(session) == before
 
     html = coordinator_client.post(
