@@ -495,7 +495,9 @@ class Evening:
         for parts in by_number.values():
             if len(parts) > 1:
                 for index, table in enumerate(parts):
-                    table.part = PART_WORDS[index] if index < len(PART_WORDS) else ordinal(index + 1)
+                    table.part = (
+                        PART_WORDS[index] if index < len(PART_WORDS) else ordinal(index + 1)
+                    )
         return listed
 
 
