@@ -100,11 +100,12 @@ class UserChangeForm(auth_admin.UserChangeForm):
 
     def clean_username(self):
         username = self.cleaned_data.get("username")
-        clashes = get_user_model()._default_manager.filter(username__iexact=username)
-        if username and clashes.exclude(pk=self.instance.pk).exists():
+        users = get_user_model()._default_manager.filter(username__iexact=username)
+        other = users.exclude(pk=self.instance.pk).first() if username else None
+        if other is not None:
             raise ValidationError(
-                f"The username “{username}” is taken: another login has the same letters "
-                "(capitals do not count at login). Please choose another."
+                f"The username “{username}” is taken: it is the login “{other.username}”, "
+                "since capitals do not count when logging in. Please choose another."
             )
         return username
 
