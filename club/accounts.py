@@ -20,6 +20,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 
 from club import login_throttle
+from club.login_names import login_key
 from club.roles import COORDINATORS, forget_groups, group_names
 
 LOCKED_OUT_MESSAGE = (
@@ -174,7 +175,8 @@ def is_locked_out(user) -> bool:
     """Locked by axes (at some address), or asked to wait after a flood of wrong passwords."""
     return login_throttle.username_throttled(user.get_username()) or (
         AccessAttempt.objects.filter(
-            username=user.get_username(), failures_since_start__gte=settings.AXES_FAILURE_LIMIT
+            username=login_key(user.get_username()),
+            failures_since_start__gte=settings.AXES_FAILURE_LIMIT,
         ).exists()
     )
 
@@ -182,7 +184,7 @@ def is_locked_out(user) -> bool:
 def unlock(user) -> int:
     """Forget the wrong passwords typed for this login; returns how many records went."""
     login_throttle.forget_username(user.get_username())
-    return axes_reset(username=user.get_username())
+    return axes_reset(username=login_key(user.get_username()))
 
 
 def temporary_password() -> str:

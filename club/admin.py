@@ -1,4 +1,7 @@
 from django.contrib import admin
+from django.contrib.auth import admin as auth_admin
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 
 from scoring.rules import validate_club_rules
 
@@ -89,3 +92,27 @@ class SeatAdmin(admin.ModelAdmin):
     list_filter = ["plan__session__date", "wind"]
     search_fields = ["member__name", "member__table_name"]
     autocomplete_fields = ["member"]
+
+
+class UserChangeForm(auth_admin.UserChangeForm):
+    """The admin's change of a login: a new username may not differ from another login's
+    only in case, since logging in ignores case (club/login_names.py)."""
+
+    def clean_username(self):
+        username = self.cleaned_data.get("username")
+        users = get_user_model()._default_manager.filter(username__iexact=username)
+        other = users.exclude(pk=self.instance.pk).first() if username else None
+        if other is not None:
+            raise ValidationError(
+                f"The username “{username}” is taken: it is the login “{other.username}”, "
+                "since capitals do not count when logging in. Please choose another."
+            )
+        return username
+
+
+admin.site.unregister(get_user_model())
+
+
+@admin.register(get_user_model())
+class UserAdmin(auth_admin.UserAdmin):
+    form = UserChangeForm

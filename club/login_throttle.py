@@ -27,12 +27,13 @@ import json
 
 from axes.helpers import get_client_ip_address
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.signals import user_login_failed
 from django.core import signing
 from django.core.cache import cache
 from django.dispatch import receiver
 from django.shortcuts import render
+
+from club.login_names import LoginForm, login_key
 
 KNOWN_COOKIE = "known_logins"
 KNOWN_SALT = "club.login_throttle.known-logins"
@@ -56,7 +57,7 @@ def window_minutes() -> int:
 
 
 def _username(raw) -> str:
-    return str(raw or "").strip().casefold()
+    return login_key(raw)  # "Sheila" and "sheila" are one login
 
 
 def _key(kind: str, value: str) -> str:
@@ -133,7 +134,7 @@ def login_page(request, message: str, status: int = 429):
     """The login page itself with the reason a try was refused, the username kept."""
     username = request.POST.get(settings.AXES_USERNAME_FORM_FIELD, "")
     context = {
-        "form": AuthenticationForm(request, initial={"username": username}),
+        "form": LoginForm(request, initial={"username": username}),
         "locked_out_message": message,
         "next": request.POST.get("next", ""),
         "reset_by_email": settings.PASSWORD_RESET_BY_EMAIL,

@@ -91,9 +91,15 @@ def check_new_username(username: str, existing) -> None:
     skeleton = username_skeleton(username)
     for other in existing:
         if username_skeleton(other) == skeleton:
-            if other.casefold() == username.casefold():
+            if other == username:
                 raise ValidationError(
                     f"The username “{username}” is taken. Please choose another.", code="taken"
+                )
+            if other.casefold() == username.casefold():  # logging in ignores capitals
+                raise ValidationError(
+                    f"The username “{username}” is taken: it is the login “{other}”, since "
+                    "capitals do not count when logging in. Please choose another.",
+                    code="taken",
                 )
             raise ValidationError(
                 f"The username “{username}” looks too much like the login “{other}”: "

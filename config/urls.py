@@ -2,12 +2,14 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from club.login_names import AdminLoginForm
 from club.views import accounts as account_views
 from club.views import home as club_views
 from scoring.views import practice as practice_views
 
 admin.site.site_header = "Mahjong club administration"
 admin.site.site_title = "Mahjong club admin"
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("", club_views.home, name="home"),

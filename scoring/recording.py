@@ -210,10 +210,8 @@ def record_full(match: Match, hand_number: int, win: FullWin, by=None) -> Hand:
     _, state = _next_state(match, hand_number, win.outcome())
     hand_json, result, payments = _score_full(match, state, win)
     if not result.allowed:
-        raise RecordingError(
-            f"This hand scores {result.total} {table_rules.unit(table_rules.match_ruleset(match))}"
-            ", below the minimum to go out under these rules, so it cannot be recorded as a win."
-        )
+        why = table_rules.below_minimum(match, state, result.total, "This hand scores {}, which")
+        raise RecordingError(f"{why} It cannot be recorded as a win.")
     hand = _won_hand(
         match,
         hand_number,

@@ -98,7 +98,9 @@ class RoomTable:
 
     @property
     def players(self) -> list[Line]:
-        return [Line(seat.name, seat.tally) for seat in self.board.seats]
+        """Highest tally first, as the evening's results list a table (ties in seat order)."""
+        seats = sorted(self.board.seats, key=lambda seat: -seat.tally)
+        return [Line(seat.name, seat.tally) for seat in seats]
 
     @property
     def lines(self) -> int:

@@ -37,7 +37,7 @@ from club.models import (
 from games import flow
 from games.models import Chair, Match
 from scoring.models import Hand, KongChips, features
-from scoring.results import MatchResult
+from scoring.results import MatchResult, ordinal
 from scoring.rules import rule_set_choices
 from scoring.table_rules import limit_total
 
@@ -427,6 +427,41 @@ class EveningTable:
     match: Match
     players: list[tuple[Chair, MatchResult | None]]
     hands: int
+    # Which part of the evening at this table, when the table had several matches
+    # ("first", "second"): set by Evening.listed_tables.
+    part: str = ""
+
+    @property
+    def heading(self) -> str:
+        """The table's heading, different for each match listed: "Table 4", or "Table 4,
+        first part (until the table changed)" and "Table 4, second part"."""
+        words = f"Table {self.number}"
+        if self.part:
+            words += f", {self.part} part"
+        if self.match.ending == Match.Ending.TABLE_CHANGED:
+            words += " (until the table changed)"
+        return words
+
+    @property
+    def is_empty(self) -> bool:
+        """A match that ended with nothing in it: no hand, no kong chips (so no results)."""
+        return (
+            not self.match.is_in_play
+            and not self.hands
+            and all(result is None for _, result in self.players)
+        )
+
+    def _place_key(self, entry) -> tuple:
+        chair, result = entry
+        if result is not None and self.hands and result.hands_played:
+            return (0, result.place, chair.number)
+        return (1, 0, chair.number)  # no place (no hand played): after the placed, by seat
+
+    @property
+    def in_place_order(self) -> list[tuple[Chair, MatchResult | None]]:
+        """The players by place (1st first; tied players share a place, then by seat), those
+        who played no hand after them by seat."""
+        return sorted(self.players, key=self._place_key)
 
     @property
     def winners(self) -> list[Member]:
@@ -447,6 +482,26 @@ class Evening:
     @property
     def provisional(self) -> bool:
         return not self.session.is_closed
+
+    @cached_property
+    def listed_tables(self) -> list[EveningTable]:
+        """The tables as the results list them: without empty matches (ended before a hand
+        was played), and each match of a table that had several named by its part of the
+        evening, so no two share a heading."""
+        listed = [table for table in self.tables if not table.is_empty]
+        by_number: dict[int, list[EveningTable]] = defaultdict(list)
+        for table in listed:
+            by_number[table.number].append(table)
+        for parts in by_number.values():
+            if len(parts) > 1:
+                for index, table in enumerate(parts):
+                    table.part = (
+                        PART_WORDS[index] if index < len(PART_WORDS) else ordinal(index + 1)
+                    )
+        return listed
+
+
+PART_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
 def _points(shares, points: list[Fraction]) -> Fraction:

@@ -127,6 +127,16 @@ def hand_options(state) -> dict:
     return options
 
 
+def below_minimum(match, state, total: int, subject: str) -> str:
+    """Why a hand worth `total` in the hand `state` describes may not go out, naming the
+    minimum that applies there (a goulash hand's, or the club's). `subject` begins the
+    sentence, with {} where the total goes ("This hand scores {}, which")."""
+    ruleset = match_ruleset(match)
+    opts = ruleset.resolve_options(hand_options(state))
+    refusal = ruleset.below_minimum(total, opts, subject.format(ruleset.amount(total)))
+    return refusal or f"{subject.format(ruleset.amount(total))} may not go out."
+
+
 def full_hand(match, state, win) -> dict:
     """The engine contract's JSON for a win built from its tiles at this table (`win`: a
     recording.FullWin, or a stored Hand with its tiles): the seat and prevailing winds, the
@@ -182,8 +192,7 @@ def full_hand_payments(match, state, hand) -> list[int]:
     result, payments = score_full_hand(match, state, hand_json)
     if not result.allowed:
         raise TotalRefused(
-            f"in its new place it scores {result.total} {unit(match_ruleset(match))}, "
-            "below the minimum to go out."
+            below_minimum(match, state, result.total, "in its new place it scores {}, which")
         )
     hand.total, hand.tiles, hand.limit = result.total, hand_json, result.limit
     hand.breakdown = result.to_dict()["breakdown"]

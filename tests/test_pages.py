@@ -29,7 +29,7 @@ def test_a_wrong_password_is_explained_and_the_username_kept(client, club):
     response = client.post(reverse("login"), {"username": user.username, "password": "nope"})
     page = response.content.decode()
     assert response.status_code == 200
-    assert "Please enter a correct username and password" in page
+    assert "That username and password do not match" in page
     assert f'value="{user.username}"' in page
 
 

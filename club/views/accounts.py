@@ -13,11 +13,14 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from club import accounts, login_throttle
+from club.login_names import LoginForm
 from club.models import Club, Member
 from club.roles import coordinator_required
 
 
 class LoginView(auth_views.LoginView):
+    authentication_form = LoginForm
+
     def get_context_data(self, **kwargs):
         return {**super().get_context_data(**kwargs), "reset_by_email": email_configured()}
 

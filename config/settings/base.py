@@ -141,7 +141,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, with usernames found whatever their case (club/login_names.py).
+    "club.login_names.CaseInsensitiveModelBackend",
 ]
 # The client's address, for the lockout and the throttle below. Behind a reverse proxy
 # (README: HTTPS) every request comes from the proxy: set TRUSTED_PROXIES to the number of
@@ -159,6 +160,8 @@ AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "club.accounts.locked_out"
+# "Sheila" and "sheila" are one login: wrong passwords count against it in any case.
+AXES_USERNAME_CALLABLE = "club.login_names.axes_username"
 # Spraying (one address, many usernames) and floods (many addresses, one username) are
 # refused before any password is hashed: see club/login_throttle.py. Within the window, 30
 # wrong passwords from one address over all usernames make that address wait; 20 for one

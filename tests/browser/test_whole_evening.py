@@ -463,11 +463,16 @@ def coordinator_ends_the_evening(evening: Evening, page):
     assert [p for p, _, _ in shown] == [p for p, _, _ in expected]
     for match in Match.objects.filter(session=evening.session):
         card = page.locator(f"section:has(#table-{match.pk})")
+        if not (match.is_in_play or match.live_hands().exists() or match.kong_chips.exists()):
+            expect(card).to_have_count(0)  # nothing happened in it: not listed
+            continue
         winners = expected_winners(match)
         if winners:
             expect(card).to_contain_text(f"Winner: {' and '.join(winners)}.")
         else:  # only draws, or nobody ahead
             expect(card).not_to_contain_text("Winner")
+    headings = page.locator("section.card h3").all_inner_texts()
+    assert len(set(headings)) == len(headings), headings  # one name per table's section
     # Larry sat out the only hand played after he came: no place at that table.
     expect(page.locator("section.card li", has_text=LATE[1])).to_have_text(f"{LATE[1]} 0")
 

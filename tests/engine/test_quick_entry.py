@@ -460,7 +460,7 @@ def test_payments_sum_to_zero_and_the_winner_receives(data, rules, outcome):
         ("fan", 0, None, "0 fan is below this club's minimum of 1 fan"),
         ("fan", 12, {"max_fan": 11}, "above the limit of 11 fan"),
         ("u3a", 2, None, "2 points is below this club's minimum of 3 points"),
-        ("u3a", 4, {"goulash": True}, "below this club's minimum of 5 points"),
+        ("u3a", 4, {"goulash": True}, "a goulash hand needs at least 5 points"),
         ("u3a", 24, None, "24 points is above the limit of 23 points"),
         ("hk", -1, None, "cannot be negative"),
         ("hk", "5", None, "must be a whole number of faan, not '5'"),

@@ -248,7 +248,10 @@ def test_a_full_hand_that_can_no_longer_go_out_refuses_the_correction(club):
     record_full(match, 2, FullWin(2, "wall", None, SOUTH_PONG))  # 4 points as South
     with pytest.raises(
         CorrectionRefused,
-        match="leave hand 2 impossible: in its new place it scores 3 points, below the minimum",
+        match=(
+            "leave hand 2 impossible: in its new place it scores 3 points, which is below "
+            "this club.s minimum of 4 points"
+        ),
     ):
         correct_hand(match, 1, Win(0, "wall", None, 10), "Ann won, she keeps the deal")
     assert match.live_hands().get(number=1).winner == 1

@@ -399,6 +399,25 @@ class RuleSet:
         """The largest `total` a hand can score, or None when there is no such bound."""
         return opts[self.limit_option] if self.limit_option else None
 
+    def amount(self, number: int) -> str:
+        """`number` with the unit: "3 faan", "1 point", "5 points"."""
+        unit = self.unit[:-1] if number == 1 and self.unit == "points" else self.unit
+        return f"{number} {unit}"
+
+    def below_minimum(self, total: int, opts: Mapping, subject: str = "") -> str | None:
+        """Why a hand worth `total` may not go out under `opts`, naming the minimum that
+        applies to it, in plain words; None when it reaches the minimum (or there is none).
+        `subject` begins the sentence ("This hand scores 2 faan, which"; "2 faan" unless
+        given). Every refusal of a win below the minimum says it in these words."""
+        low = self.minimum_total(opts)
+        if low is None or total >= low:
+            return None
+        subject = subject or self.amount(total)
+        return (
+            f"{subject} is below this club's minimum of {self.amount(low)}: "
+            "a hand worth less may not go out."
+        )
+
     def total_problem(self, total: int, opts: Mapping) -> str | None:
         """Why no allowed hand scores `total` under this rule set beyond the minimum and the
         limit (e.g. classical scores are even), in plain words; None when it may be right."""
@@ -413,12 +432,9 @@ class RuleSet:
             raise EngineError(f"The total must be a whole number of {self.unit}, not {total!r}.")
         if total < 0:
             raise EngineError(f"The total cannot be negative: {total} {self.unit}.")
-        low = self.minimum_total(opts)
-        if low is not None and total < low:
-            raise EngineError(
-                f"{total} {self.unit} is below this club's minimum of {low} {self.unit}: "
-                "a hand worth less may not go out."
-            )
+        too_few = self.below_minimum(total, opts)
+        if too_few:
+            raise EngineError(too_few)
         high = self.maximum_total(opts)
         if high is not None and total > high:
             raise EngineError(

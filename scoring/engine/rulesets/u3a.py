@@ -443,6 +443,27 @@ class U3ARuleSet(RuleSet):
             minimum = max(minimum, self.values["goulash.min_points"])
         return minimum
 
+    def below_minimum(
+        self, total: int, opts: Mapping[str, object], subject: str = ""
+    ) -> str | None:
+        """A goulash hand's own minimum, when it is above the club's, is named as such:
+        "4 points is too few for a goulash hand: a goulash hand needs at least 5 points;
+        this club's usual minimum is 3 points." Otherwise the club's minimum applies."""
+        club, goulash = opts["min_points"], self.values["goulash.min_points"]
+        if not opts["goulash"] or goulash <= club:
+            return super().below_minimum(total, opts, subject)
+        if total >= goulash:
+            return None
+        usual = (
+            f"this club's usual minimum is {self.amount(club)}"
+            if club
+            else "other hands have no minimum"
+        )
+        return (
+            f"{subject or self.amount(total)} is too few for a goulash hand: a goulash hand "
+            f"needs at least {self.amount(goulash)}; {usual}."
+        )
+
     def maximum_total(self, opts: Mapping[str, object]) -> int:
         """No limit, but no hand scores more than the best table hand with every '+' item
         that can come with it: three dragon pongs and the fourth set of the wind that is both
