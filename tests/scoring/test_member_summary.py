@@ -30,8 +30,8 @@ pytestmark = pytest.mark.django_db
 TODAY = datetime.date(2026, 1, 20)
 
 
-@pytest.fixture
-def people(club):
+def hand_worked_season(club) -> dict:
+    """The season above: the members by name, and "sessions" the two evenings."""
     club.min_sessions = 2
     club.save()
     m = {name: MemberFactory(club=club, table_name=name) for name in "ABCDEFGHN"}
@@ -43,6 +43,11 @@ def people(club):
     play(second, 1, [A, B, E, F], [win(1, 40, [-40, 120, -40, -40])])
     m["sessions"] = (first, second)
     return m
+
+
+@pytest.fixture
+def people(club):
+    return hand_worked_season(club)
 
 
 def summary(member, club, today=TODAY):
