@@ -799,6 +799,7 @@ class SeasonPlace:
     season: Season
     row: LeaderRow | None  # None: the member has not played in the season
     ranked: int  # the members ranked
+    members: int  # everyone on the board, ranked or not
     tied: bool
     sessions_held: int
     min_sessions: int
@@ -846,7 +847,13 @@ def season_place(board: Leaderboard, member_id: int | None, club: Club) -> Seaso
     row = next((r for r in board.rows if r.member_id == member_id), None)
     tied = row is not None and row.rank is not None and _shares_rank(board.ranked, row)
     return SeasonPlace(
-        board.season, row, len(board.ranked), tied, board.sessions_held, club.min_sessions
+        board.season,
+        row,
+        len(board.ranked),
+        len(board.rows),
+        tied,
+        board.sessions_held,
+        club.min_sessions,
     )
 
 

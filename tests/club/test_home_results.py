@@ -51,7 +51,7 @@ def test_a_member_sees_their_last_evening_and_season_place(client, people):
     page = home_of(client, people["A"])
     assert "How you did" in page
     assert line(page, "your-last-evening") == "Monday 12 January −40, joint 2nd of 4"
-    assert line(page, "your-season") == "This season (2026) 2nd of 4, total +50"
+    assert line(page, "your-season") == "This season (2026) 2nd of 4 ranked, total +50"
     second = people["sessions"][1]
     assert f'href="/standings/evening/{second.pk}/"' in page
     assert 'href="/standings/"' in page
@@ -60,7 +60,15 @@ def test_a_member_sees_their_last_evening_and_season_place(client, people):
 def test_the_leader(client, people):
     page = home_of(client, people["B"])
     assert line(page, "your-last-evening") == "Monday 12 January +120, 1st of 4"
-    assert line(page, "your-season") == "This season (2026) 1st of 4, total +90"
+    assert line(page, "your-season") == "This season (2026) 1st of 4 ranked, total +90"
+
+
+def test_when_everyone_is_ranked_the_place_is_of_everyone(client, people):
+    club = people["A"].club
+    club.min_sessions = 1
+    club.save()
+    page = home_of(client, people["G"])
+    assert line(page, "your-season") == "This season (2026) joint 4th of 8, total −20"
 
 
 def test_a_member_not_ranked_yet(client, people):

@@ -71,6 +71,7 @@ def test_the_last_evening_played_with_its_result_and_place(club, people):
 def test_the_season_place_among_the_ranked(club, people):
     a = summary(people["A"], club).season
     assert a.is_ranked and (a.place_text, a.ranked, a.row.total) == ("2nd", 4, 50)
+    assert a.members == 8  # four more have played, not yet enough to be ranked
     assert (a.row.sessions, a.sessions_held, a.sessions_to_go) == (2, 2, 0)
     f = summary(people["F"], club).season
     assert (f.place_text, f.ranked, f.row.total) == ("4th", 4, -60)
