@@ -52,7 +52,7 @@ def test_a_member_sees_how_they_did_on_a_phone_with_no_tap(live_server, browser,
         re.compile(r"^\s*Last \w+, \d+ \w+\s+[+−]?\d+, (joint )?\d+\w\w of \d+\s*$")
     )
     expect(season).to_have_text(
-        re.compile(r"^\s*This season \(.+\)\s+(joint )?\d+\w\w of \d+, total [+−]?\d+\s*$")
+        re.compile(r"^\s*This season \(.+\)\s+(joint )?\d+\w\w of \d+ ranked, total [+−]?\d+\s*$")
     )
     assert in_first_screen(season, PHONE), "the season place is below the first screen"
     shot(page, "phone-home")
@@ -73,7 +73,7 @@ def test_a_member_sees_how_they_did_on_a_phone_with_no_tap(live_server, browser,
     page.get_by_role("link", name="Season standings").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Season standings")
     top = page.locator("#your-standing")
-    season_place = re.search(r"((?:joint )?\d+\w\w) of (\d+), total ([+−]?\d+)", home_season)
+    season_place = re.search(r"((?:joint )?\d+\w\w) of (\d+) ranked, total ([+−]?\d+)", home_season)
     expect(top).to_contain_text(
         f"You are {season_place[1]} of {season_place[2]} ranked members, total {season_place[3]}."
     )
