@@ -126,12 +126,34 @@ def _leaderboard_context(request, club):
     }
 
 
+def _you(request, club: Club, board: standings.Leaderboard) -> dict | None:
+    """The logged-in member's place on the board, and, on this season's board, their last
+    evening: for the top of the page (None for a visitor or a login that is no member's).
+    Their row on the board names them; only a member not on it is looked up."""
+    me = _me(request)
+    if not me:
+        return None
+    member_id = next((row.member_id for row in board.rows if row.user_id == me), None)
+    if member_id is None:
+        member = getattr(request.user, "member", None)
+        if member is None:
+            return None
+        member_id = member.pk
+    current = board.season == standings.Season.containing(club, timezone.localdate())
+    return {
+        "season": standings.season_place(board, member_id, club),
+        "evening": standings.last_evening(member_id, club) if current else None,
+        "current": current,
+    }
+
+
 @require_safe
 @standings_visible
 def leaderboard(request, club):
     context = _leaderboard_context(request, club)
     if request.htmx:
         return render(request, "scoring/leaderboard.html#board", context)
+    context["you"] = _you(request, club, context["board"])
     return render(request, "scoring/leaderboard.html", context)
 
 
