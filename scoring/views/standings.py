@@ -81,10 +81,17 @@ def evening(request, club, pk):
 def evening_csv(request, club, pk):
     session = get_object_or_404(Session, pk=pk, club=club)
     evening = standings.evening_results(session, club)
-    header = ["Place", "Name", "Result", "Hands won", "Hands played", "Placing points"]
-    header += ["At the table", "Best hand"]
+    # One rule set's results a file (`?rules=`, the first by default): chips and points
+    # never share a column.
+    asked = request.GET.get("rules")
+    part = next((p for p in evening.parts if p.rules == asked), None) or (
+        evening.parts[0] if evening.parts else None
+    )
+    unit, hand_unit = (part.unit, part.hand_unit) if part else ("points", "points")
+    header = ["Place", "Name", f"Result ({unit})", "Hands won", "Hands played"]
+    header += ["Placing points", "At the table", f"Best hand ({hand_unit})", "Rules"]
     rows = [header]
-    for row in evening.rows:
+    for row in part.rows if part else []:
         rows.append(
             [
                 row.rank,
@@ -95,9 +102,11 @@ def evening_csv(request, club, pk):
                 _number(row.points),
                 "; ".join(row.placings),
                 row.best_total if row.best_total is not None else "",
+                part.name,
             ]
         )
-    return _csv_response(f"results-{session.date.isoformat()}.csv", rows)
+    name = session.date.isoformat() + (f"-{part.rules}" if evening.split else "")
+    return _csv_response(f"results-{name}.csv", rows)
 
 
 def _leaderboard_context(request, club):
@@ -105,7 +114,11 @@ def _leaderboard_context(request, club):
     sort = request.GET.get("sort", "rank")
     direction = request.GET.get("dir")
     board = standings.leaderboard(
-        club, season, sort, None if direction not in ("asc", "desc") else direction == "desc"
+        club,
+        season,
+        sort,
+        None if direction not in ("asc", "desc") else direction == "desc",
+        rules=request.GET.get("rules") or None,
     )
     today = timezone.localdate()
     if board.span:
@@ -115,7 +128,7 @@ def _leaderboard_context(request, club):
     return {
         "club": club,
         "board": board,
-        "columns": standings.COLUMNS,
+        "columns": board.columns,  # the figures' headings carry the rule set's unit
         "seasons": seasons,
         "season_problem": season_problem,
         "me": _me(request),
@@ -159,8 +172,11 @@ def _number(value, places: int = 2) -> Decimal | int:
 @standings_visible
 def leaderboard_csv(request, club):
     board = _leaderboard_context(request, club)["board"]
-    header = ["Place", "Name", "Total", "Average", "Sessions", "Hands played", "Hands won"]
-    header += ["Win rate (%)", "Placing points", "Best hand"]
+    # One rule set's standings (as the page shows them), its units in the headings.
+    unit, hand_unit = board.part.unit, board.part.hand_unit
+    header = ["Place", "Name", f"Total ({unit})", f"Average ({unit})", "Sessions"]
+    header += ["Hands played", "Hands won", "Win rate (%)", "Placing points"]
+    header += [f"Best hand ({hand_unit})", "Rules"]
 
     def rows():
         yield header
@@ -176,9 +192,11 @@ def leaderboard_csv(request, club):
                 _number(row.win_rate),
                 _number(row.points),
                 row.best_total if row.best_total is not None else "",
+                board.part.name,
             ]
 
-    return _csv_response(f"standings-{board.season.key}.csv", rows())
+    name = board.season.key + (f"-{board.rules}" if board.split else "")
+    return _csv_response(f"standings-{name}.csv", rows())
 
 
 def _in_season(records, club: Club, season: standings.Season):
