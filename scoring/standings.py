@@ -899,12 +899,13 @@ def leaderboard(
 
 
 def member_sessions(member: Member, season: Season):
-    """The member's result per session of the season, oldest first (one query)."""
+    """The member's result per session and rule set of the season, oldest first (one
+    query): an evening whose tables played under two rule sets has a row for each."""
     return (
         MatchResult.objects.filter(
             member=member, session__date__gte=season.start, session__date__lt=season.end
         )
-        .values("session_id", "session__date")
+        .values("session_id", "session__date", "rules")
         .annotate(
             result=Sum("result"),
             won=Sum("hands_won"),
@@ -913,6 +914,55 @@ def member_sessions(member: Member, season: Season):
         )
         .order_by("session__date")
     )
+
+
+@dataclass
+class MemberPart:
+    """A member's season under one rule set: its sessions, total and sessions held."""
+
+    part: RuleSetPart
+    sessions: list[dict]
+    held: int
+
+    @property
+    def rules(self) -> str:
+        return self.part.rules
+
+    @property
+    def name(self) -> str:
+        return self.part.name
+
+    @property
+    def unit(self) -> str:
+        return self.part.unit
+
+    @property
+    def hand_unit(self) -> str:
+        return self.part.hand_unit
+
+    @property
+    def total(self) -> int:
+        return sum(s["result"] for s in self.sessions)
+
+
+def member_season(member: Member, club: Club, season: Season) -> list[MemberPart]:
+    """The member's season kept per rule set (two queries: their sessions, and the
+    sessions held under each rule set), in the order the club's choices list them."""
+    rows = list(member_sessions(member, season))
+    held = dict(
+        _in_season(club, season)
+        .values("rules")
+        .annotate(n=Count("session_id", distinct=True))
+        .values_list("rules", "n")
+        .order_by()
+    )
+    by_rules: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_rules[row["rules"]].append(row)
+    return [
+        MemberPart(RuleSetPart(rules, len(found)), found, held.get(rules, 0))
+        for rules, found in sorted(by_rules.items(), key=lambda kv: _rule_set_order(kv[0]))
+    ]
 
 
 def played_with_most(member: Member, limit: int = 5):
@@ -1024,6 +1074,7 @@ def records(club: Club, limit: int = 10) -> Records:
             "winner_name",
             "match__table_number",
             "match__session__date",
+            "match__rules",
             "breakdown",
         )
     )

@@ -7,6 +7,9 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 
 from scoring.charts import signed as _signed
 from scoring.results import ordinal as _ordinal
+from scoring.rules import hand_unit as _hand_unit
+from scoring.rules import short_name as _short_name
+from scoring.rules import tally_unit as _tally_unit
 from scoring.standings import plain_figure
 
 register = template.Library()
@@ -83,3 +86,21 @@ def rows_of(evening, user_id):
     return [
         (part, row) for part in evening.parts for row in part.rows if row.member.user_id == user_id
     ]
+
+
+@register.filter
+def rules_name(rules):
+    """A rule set's short name: "u3a" -> "U3A"."""
+    return _short_name(rules)
+
+
+@register.filter
+def tally_unit(rules):
+    """What results under a rule set count: "chips" (U3A) or "points"."""
+    return _tally_unit(rules)
+
+
+@register.filter
+def hand_unit(rules):
+    """What a hand's value under a rule set counts: "points", "faan" or "fan"."""
+    return _hand_unit(rules)

@@ -310,7 +310,16 @@ def member_page(request, club, pk):
     season, season_problem = _season(request, club)
     member = get_object_or_404(standings.with_season_span(Member.objects, season), pk=pk, club=club)
     season.held = member.held or 0
-    sessions = list(standings.member_sessions(member, season))
+    # Kept per rule set: a season played under two has a total and a chart for each.
+    parts = standings.member_season(member, club, season)
+    for number, part in enumerate(parts):
+        part.chart_id = "chart" if number == 0 else f"chart-{part.rules}"  # ids stay unique
+        under = f" under {part.name} rules" if len(parts) > 1 else ""
+        part.chart = bar_chart(
+            [(s["session__date"], s["result"]) for s in part.sessions],
+            f"{member.table_name}'s result ({part.unit}) each session of the "
+            f"{season.label} season{under}",
+        )
     context = {
         "club": club,
         "member": member,
@@ -319,12 +328,12 @@ def member_page(request, club, pk):
         "seasons": standings.seasons_between(
             club, member.first_date, member.last_date, timezone.localdate()
         ),
-        "sessions": sessions,
-        "chart": bar_chart(
-            [(s["session__date"], s["result"]) for s in sessions],
-            f"{member.table_name}'s result each session of the {season.label} season",
+        "parts": parts,
+        "chart": None
+        if parts
+        else bar_chart(
+            [], f"{member.table_name}'s result each session of the {season.label} season"
         ),
-        "season_total": sum(s["result"] for s in sessions),
         "companions": standings.played_with_most(member),
         "recent": standings.recent_hands(member),
         "special": standings.member_special_hands(member, club),
