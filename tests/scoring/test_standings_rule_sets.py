@@ -22,7 +22,6 @@ import re
 from fractions import Fraction
 
 import pytest
-from django.urls import reverse
 
 from club.models import Member, Session
 from scoring import standings
