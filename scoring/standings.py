@@ -356,31 +356,37 @@ def seasons_between(club: Club, first, last, today: datetime.date) -> list[Seaso
     return found[::-1]
 
 
-def span_of_sessions(club, season: Season, rules=None) -> dict:
+def held_key(rules: str) -> str:
+    """The annotation of `span_of_sessions` counting the sessions held under `rules`."""
+    return f"held_{rules}"
+
+
+def span_of_sessions(club, season: Season) -> dict:
     """Annotations: the club's first and last session dates and the sessions played in
-    `season` (`first_date`, `last_date`, `held`), as subqueries, so a page reads them in
-    the same statement as its rows. `club` is a Club, or OuterRef("club") for members;
-    `rules` (a name, or OuterRef("rules") for rows per rule set) counts only the sessions
-    played under that rule set."""
+    `season` (`first_date`, `last_date`, `held`, and `held_<rules>` for each rule set: the
+    sessions with results under it), as subqueries, so a page reads them in the same
+    statement as its rows. `club` is a Club, or OuterRef("club") for members. Each
+    subquery depends on nothing of the row (with a Club), so the database works each out
+    once."""
     sessions = Session.objects.filter(club=club).order_by()
-    # A session is held when it has results: an evening whose matches recorded nothing
-    # (no hand, no kong chips) has none, live and after a rebuild alike.
-    played = MatchResult.objects.filter(session=OuterRef("pk"))
-    if isinstance(rules, OuterRef):
-        played = played.filter(rules=OuterRef(rules))
-    elif rules is not None:
-        played = played.filter(rules=rules)
-    held = (
-        sessions.filter(date__gte=season.start, date__lt=season.end)
-        .filter(Exists(played))
-        .values("club")
-        .annotate(n=Count("pk", distinct=True))
-        .values("n")
-    )
+    in_season = sessions.filter(date__gte=season.start, date__lt=season.end)
+
+    def held(**rules):
+        # A session is held when it has results: an evening whose matches recorded nothing
+        # (no hand, no kong chips) has none, live and after a rebuild alike.
+        played = MatchResult.objects.filter(session=OuterRef("pk"), **rules)
+        return Subquery(
+            in_season.filter(Exists(played))
+            .values("club")
+            .annotate(n=Count("pk", distinct=True))
+            .values("n")
+        )
+
     return {
         "first_date": Subquery(sessions.order_by("date").values("date")[:1]),
         "last_date": Subquery(sessions.order_by("-date").values("date")[:1]),
-        "held": Subquery(held),
+        "held": held(),
+        **{held_key(name): held(rules=name) for name, _ in rule_set_choices()},
     }
 
 
@@ -837,11 +843,7 @@ def leaderboard(
     query: every rule set's rows (so the page can offer the others), the sessions held
     under each and the club's span of sessions (`span`, for the season picker) come
     together."""
-    every = list(
-        season_results(club, season).annotate(
-            **span_of_sessions(club, season, rules=OuterRef("rules"))
-        )
-    )
+    every = list(season_results(club, season).annotate(**span_of_sessions(club, season)))
     counts: dict[str, int] = defaultdict(int)
     for r in every:
         counts[r["rules"]] += r["results"]
@@ -852,7 +854,7 @@ def leaderboard(
     chosen, problem = _chosen_rules(club, parts, rules)
     results = [r for r in every if r["rules"] == chosen]
     # No result rows means no match was played in the season: no session was held.
-    held = results[0]["held"] if results else 0
+    held = (results[0][held_key(chosen)] or 0) if results else 0
     span = (every[0]["first_date"], every[0]["last_date"]) if every else None
     points = exact_points(club)
     partly = _partly_placed(
@@ -945,17 +947,12 @@ class MemberPart:
         return sum(s["result"] for s in self.sessions)
 
 
-def member_season(member: Member, club: Club, season: Season) -> list[MemberPart]:
-    """The member's season kept per rule set (two queries: their sessions, and the
-    sessions held under each rule set), in the order the club's choices list them."""
+def member_season(member: Member, season: Season) -> list[MemberPart]:
+    """The member's season kept per rule set, in the order of the club's choices (one
+    query: their sessions; `member` comes from `with_season_span`, which counted the
+    sessions held under each rule set)."""
     rows = list(member_sessions(member, season))
-    held = dict(
-        _in_season(club, season)
-        .values("rules")
-        .annotate(n=Count("session_id", distinct=True))
-        .values_list("rules", "n")
-        .order_by()
-    )
+    held = {name: getattr(member, held_key(name), 0) or 0 for name, _ in rule_set_choices()}
     by_rules: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
         by_rules[row["rules"]].append(row)
