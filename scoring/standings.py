@@ -356,38 +356,39 @@ def seasons_between(club: Club, first, last, today: datetime.date) -> list[Seaso
     return found[::-1]
 
 
-def held_key(rules: str) -> str:
-    """The annotation of `span_of_sessions` counting the sessions held under `rules`."""
-    return f"held_{rules}"
-
-
 def span_of_sessions(club, season: Season) -> dict:
     """Annotations: the club's first and last session dates and the sessions played in
-    `season` (`first_date`, `last_date`, `held`, and `held_<rules>` for each rule set: the
-    sessions with results under it), as subqueries, so a page reads them in the same
-    statement as its rows. `club` is a Club, or OuterRef("club") for members. Each
-    subquery depends on nothing of the row (with a Club), so the database works each out
-    once."""
+    `season` (`first_date`, `last_date`, `held`), as subqueries, so a page reads them in
+    the same statement as its rows. `club` is a Club, or OuterRef("club") for members."""
     sessions = Session.objects.filter(club=club).order_by()
-    in_season = sessions.filter(date__gte=season.start, date__lt=season.end)
-
-    def held(**rules):
-        # A session is held when it has results: an evening whose matches recorded nothing
-        # (no hand, no kong chips) has none, live and after a rebuild alike.
-        played = MatchResult.objects.filter(session=OuterRef("pk"), **rules)
-        return Subquery(
-            in_season.filter(Exists(played))
-            .values("club")
-            .annotate(n=Count("pk", distinct=True))
-            .values("n")
-        )
-
+    # A session is held when it has results: an evening whose matches recorded nothing
+    # (no hand, no kong chips) has none, live and after a rebuild alike.
+    played = MatchResult.objects.filter(session=OuterRef("pk"))
+    held = (
+        sessions.filter(date__gte=season.start, date__lt=season.end)
+        .filter(Exists(played))
+        .values("club")
+        .annotate(n=Count("pk", distinct=True))
+        .values("n")
+    )
     return {
         "first_date": Subquery(sessions.order_by("date").values("date")[:1]),
         "last_date": Subquery(sessions.order_by("-date").values("date")[:1]),
-        "held": held(),
-        **{held_key(name): held(rules=name) for name, _ in rule_set_choices()},
+        "held": Subquery(held),
     }
+
+
+def held_per_rule_set(club: Club, season: Season) -> dict[str, int]:
+    """The sessions of `season` with results under each rule set (one query). Only a
+    season played under more than one rule set needs it: otherwise every session held
+    was held under its one rule set (`held` of `span_of_sessions`)."""
+    return dict(
+        _in_season(club, season)
+        .values("rules")
+        .annotate(n=Count("session_id", distinct=True))
+        .values_list("rules", "n")
+        .order_by()
+    )
 
 
 def with_season_span(members, season: Season):
@@ -854,7 +855,11 @@ def leaderboard(
     chosen, problem = _chosen_rules(club, parts, rules)
     results = [r for r in every if r["rules"] == chosen]
     # No result rows means no match was played in the season: no session was held.
-    held = (results[0][held_key(chosen)] or 0) if results else 0
+    held = 0
+    if results:
+        # One rule set played: every session held was held under it. Two or more: the
+        # sessions held under the chosen one are counted apart (one more query).
+        held = results[0]["held"] if len(parts) == 1 else held_per_rule_set(club, season)[chosen]
     span = (every[0]["first_date"], every[0]["last_date"]) if every else None
     points = exact_points(club)
     partly = _partly_placed(
@@ -947,15 +952,18 @@ class MemberPart:
         return sum(s["result"] for s in self.sessions)
 
 
-def member_season(member: Member, season: Season) -> list[MemberPart]:
+def member_season(member: Member, club: Club, season: Season) -> list[MemberPart]:
     """The member's season kept per rule set, in the order of the club's choices (one
-    query: their sessions; `member` comes from `with_season_span`, which counted the
-    sessions held under each rule set)."""
+    query, their sessions; `member` comes from `with_season_span`, which counted the
+    sessions held; one more when they played under two rule sets)."""
     rows = list(member_sessions(member, season))
-    held = {name: getattr(member, held_key(name), 0) or 0 for name, _ in rule_set_choices()}
     by_rules: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
         by_rules[row["rules"]].append(row)
+    if len(by_rules) > 1:
+        held = held_per_rule_set(club, season)
+    else:
+        held = {rules: member.held or 0 for rules in by_rules}
     return [
         MemberPart(RuleSetPart(rules, len(found)), found, held.get(rules, 0))
         for rules, found in sorted(by_rules.items(), key=lambda kv: _rule_set_order(kv[0]))

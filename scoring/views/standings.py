@@ -311,7 +311,7 @@ def member_page(request, club, pk):
     member = get_object_or_404(standings.with_season_span(Member.objects, season), pk=pk, club=club)
     season.held = member.held or 0
     # Kept per rule set: a season played under two has a total and a chart for each.
-    parts = standings.member_season(member, season)
+    parts = standings.member_season(member, club, season)
     for number, part in enumerate(parts):
         part.chart_id = "chart" if number == 0 else f"chart-{part.rules}"  # ids stay unique
         under = f" under {part.name} rules" if len(parts) > 1 else ""
