@@ -26,6 +26,7 @@ class RuleSetChange:
     new: str
     tables_playing: int  # matches in play now, which keep the old rules
     season_results: bool  # whether this season has results under the old rules
+    new_results: bool = False  # whether it has some under the new rules already
 
     @property
     def old_name(self) -> str:
@@ -52,9 +53,14 @@ class RuleSetChange:
         else:
             said.append(f"No table is playing now. New matches use {new}.")
         if self.season_results:
+            then = (
+                f"{new} results join this season's {new} table"
+                if self.new_results
+                else f"{new} results start a table of their own"
+            )
             said.append(
                 f"Standings are kept per rule set: this season's results so far stay in a "
-                f"separate {old} table, and {new} results start a table of their own."
+                f"separate {old} table, and {then}."
             )
         else:
             said.append(f"This season has no {old} results, so no standings are split.")
@@ -67,10 +73,14 @@ def rule_set_change(club: Club, old: str, new: str) -> RuleSetChange:
 
     season = Season.containing(club, timezone.localdate())
     playing = Match.objects.in_play().filter(session__club=club).count()
-    has_results = MatchResult.objects.filter(
-        session__club=club,
-        session__date__gte=season.start,
-        session__date__lt=season.end,
-        rules=old,
-    ).exists()
-    return RuleSetChange(old, new, playing, has_results)
+    played = set(
+        MatchResult.objects.filter(
+            session__club=club,
+            session__date__gte=season.start,
+            session__date__lt=season.end,
+            rules__in=[old, new],
+        )
+        .values_list("rules", flat=True)
+        .distinct()
+    )
+    return RuleSetChange(old, new, playing, old in played, new in played)

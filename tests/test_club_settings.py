@@ -384,6 +384,7 @@ def test_a_change_of_rule_set_says_what_it_affects_and_keeps_the_entries(coordin
     )
     assert "new matches use U3A, including a table that starts again tonight" in page
     assert "this season&#x27;s results so far stay in a separate Classical table" in page
+    assert "U3A results start a table of their own" in page
     assert 'name="confirm_rule_set" value="u3a"' in page
     assert "Keep Classical</button>" in page
     assert 'value="Kept Name"' in page and 'value="250"' in page  # entries kept

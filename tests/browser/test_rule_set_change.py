@@ -97,6 +97,9 @@ def test_a_change_of_rule_set_asks_first_without_javascript(live_server, browser
     page.get_by_role("button", name="Save settings").click()
     # The second step: asked, the U3A options at their usual values, the entries kept.
     expect(page.locator("#confirm-rule-set")).to_contain_text("from Fan to U3A?")
+    expect(page.locator("#confirm-rule-set")).to_contain_text(
+        "U3A results join this season's U3A table"
+    )
     expect(page.locator("#id_option_min_points")).to_have_value("3")
     expect(page.get_by_label("Starting tally")).to_have_value("100")
     expect(page.locator(".errorlist")).to_have_count(0)
