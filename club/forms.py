@@ -95,12 +95,36 @@ class ClubSettingsForm(forms.ModelForm):
             "standings_visibility": forms.RadioSelect,
         }
 
+    # The rule set whose option fields the page showed (a hidden field inside the options'
+    # fieldset, swapped with it): when the list names another, those fields are not this
+    # rule set's, and its own options start at their usual values.
+    OPTIONS_FOR = "options_for"
+    # The button that confirms a change of rule set carries the rule set confirmed.
+    CONFIRM = "confirm_rule_set"
+    # The confirmation's other button: keep the club's rule set, save the other entries.
+    KEEP = "keep_rule_set"
+
+    @classmethod
+    def keeping_rule_set(cls, data, club: Club):
+        """`data` with the club's own rule set chosen again: its saved options are used
+        (the fields posted were the other rule set's), every other entry as posted."""
+        data = data.copy()
+        data["rule_set"] = club.rule_set
+        data.pop(cls.OPTIONS_FOR, None)
+        data.pop(cls.CONFIRM, None)
+        for name in list(data):
+            if name.startswith((OPTION_PREFIX, VALUE_PREFIX)):
+                data.pop(name)
+        return data
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         rule_set = self.data.get("rule_set") if self.is_bound else self.instance.rule_set
         if rule_set not in dict(self.fields["rule_set"].choices):
             rule_set = self.instance.rule_set
         self.rule_set_name = rule_set
+        # The club's rule set before this form (validating copies the new one onto it).
+        self.saved_rule_set = self.instance.rule_set
         self.fields["dice_count"].required = False
         for name in self.STANDINGS_FIELDS:
             self.fields[name].required = False
@@ -133,6 +157,40 @@ class ClubSettingsForm(forms.ModelForm):
             field.required = False
             field.help_text = f"Usual value: {default}"
             self.fields[VALUE_PREFIX + key] = field
+        if self.is_bound:
+            self._fill_options_not_shown()
+
+    def _fill_options_not_shown(self) -> None:
+        """A change of rule set posts (or, for the htmx swap, sends) the option fields the
+        page showed: the old rule set's. The new rule set's own options and table values
+        then start at their usual values (its saved ones when it is the club's rule set
+        again) instead of coming back blank and "required"."""
+        shown = self.data.get(self.OPTIONS_FOR)
+        names = [n for n in self.fields if n.startswith((OPTION_PREFIX, VALUE_PREFIX))]
+        if shown == self.rule_set_name:
+            return  # the page showed this rule set's fields: what is posted stands
+        if shown is None and any(name in self.data for name in names):
+            return  # an older page without the hidden field, showing this rule set
+        data = self.data.copy()
+        for name in names:
+            data.pop(name, None)
+            initial = self.fields[name].initial
+            if isinstance(initial, bool):
+                if initial:
+                    data[name] = "on"
+            else:
+                data[name] = str(initial)
+        data[self.OPTIONS_FOR] = self.rule_set_name
+        self.data = data
+
+    @property
+    def changes_rule_set(self) -> bool:
+        return bool(self.instance.pk) and self.rule_set_name != self.saved_rule_set
+
+    @property
+    def rule_set_confirmed(self) -> bool:
+        """Whether the post confirms this change of rule set (the confirmation's button)."""
+        return self.data.get(self.CONFIRM) == self.rule_set_name
 
     def clean_name(self):
         return clean_name(self.cleaned_data["name"], "Please type the club's name.")

@@ -143,10 +143,26 @@ class RoomTable:
 
 
 @dataclass
+class LeaderGroup:
+    """One rule set's top ten: chips and points are never ranked together."""
+
+    title: str  # "U3A (chips)": shown only when the evening was played under two rule sets
+    lines: list[Line]
+
+
+@dataclass
 class Room:
     session: Session
     tables: list[RoomTable]
-    leaders: list[Line]  # the evening's top ten
+    leader_groups: list[LeaderGroup]  # the evening's top ten, per rule set
+
+    @property
+    def split(self) -> bool:
+        return len(self.leader_groups) > 1
+
+    @property
+    def leaders(self) -> list[Line]:
+        return [line for group in self.leader_groups for line in group.lines]
 
     @property
     def columns(self) -> int:
@@ -163,8 +179,10 @@ class Room:
 
     @property
     def leaders_lines(self) -> int:
-        """The heading and a line per leader (two for a long name)."""
-        return 1 + sum(1 + (line.long is not None) for line in self.leaders)
+        """The heading, each rule set's title when there are two, and a line per leader
+        (two for a long name)."""
+        titles = len(self.leader_groups) if self.split else 0
+        return 1 + titles + sum(1 + (line.long is not None) for line in self.leaders)
 
     @property
     def chars(self) -> int:
@@ -198,5 +216,11 @@ def room_display(session: Session, evening) -> Room:
         for table in session_progress(session).tables
         if table.board.match.is_in_play or not evening.provisional
     ]
-    leaders = [Line(row.member.table_name, row.result, row.rank) for row in evening.rows[:10]]
-    return Room(session, tables, leaders)
+    groups = [
+        LeaderGroup(
+            f"{part.name} ({part.unit})",
+            [Line(row.member.table_name, row.result, row.rank) for row in part.rows[:10]],
+        )
+        for part in evening.parts
+    ]
+    return Room(session, tables, groups)

@@ -56,6 +56,41 @@ def validate_club_rules(name: str, options: dict | None, values: dict | None) ->
         raise ValidationError(str(error)) from error
 
 
+# Short names for headings, tabs and sentences ("Standings under U3A rules"); the engine's
+# titles are the long ones ("Balsall Common U3A house rules (points)").
+SHORT_NAMES = {"classical": "Classical", "hk": "Hong Kong", "fan": "Fan", "u3a": "U3A"}
+
+
+def short_name(name: str) -> str:
+    """A rule set's short name for headings: "U3A", "Hong Kong"."""
+    if name in SHORT_NAMES:
+        return SHORT_NAMES[name]
+    try:
+        return get_ruleset(name).title
+    except EngineError:
+        return name
+
+
+def hand_unit(name: str) -> str:
+    """What a hand's value (a best hand, a limit hand) counts under rule set `name`:
+    "points", "faan" or "fan" (the engine's `unit`)."""
+    try:
+        return get_ruleset(name).unit
+    except EngineError:
+        return "points"
+
+
+def tally_unit(name: str) -> str:
+    """What a tally, a result or a season total counts under rule set `name`: "chips" where
+    the rules pay in chips (U3A: `payment.chips_per_point`), "points" otherwise (Hong Kong
+    and fan turn faan and fan into points paid)."""
+    try:
+        ruleset = get_ruleset(name)
+    except EngineError:
+        return "points"
+    return "chips" if "payment.chips_per_point" in ruleset.value_defaults else "points"
+
+
 def club_ruleset(club) -> RuleSet:
     return build_ruleset(club.rule_set, club.rule_options, club.rule_values)
 
@@ -66,7 +101,10 @@ __all__ = [
     "club_options",
     "club_ruleset",
     "get_ruleset",
+    "hand_unit",
     "rule_set_choices",
+    "short_name",
+    "tally_unit",
     "starting_tally",
     "validate_club_rules",
 ]

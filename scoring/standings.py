@@ -38,7 +38,7 @@ from games import flow
 from games.models import Chair, Match
 from scoring.models import Hand, KongChips, features
 from scoring.results import MatchResult, ordinal
-from scoring.rules import rule_set_choices
+from scoring.rules import hand_unit, rule_set_choices, short_name, tally_unit
 from scoring.table_rules import limit_total
 
 # --- placings ---------------------------------------------------------------------------
@@ -252,18 +252,21 @@ def _save_rows(chairs: list[Chair], rows: list[MatchResult]) -> None:
 
 
 def _reweigh(session_ids, member_ids=None) -> None:
-    """Each member's placing counts once per evening: when their table changed during the
-    evening, each match weighs by the share of their hands played in it."""
+    """Each member's placing counts once per evening (and rule set): when their table
+    changed during the evening, each match weighs by the share of their hands played in it."""
     rows = MatchResult.objects.filter(session_id__in=session_ids)
     if member_ids is not None:
         rows = rows.filter(member_id__in=member_ids)
-    rows = list(rows.only("pk", "session_id", "member_id", "hands_played", "weight"))
+    rows = list(rows.only("pk", "session_id", "member_id", "rules", "hands_played", "weight"))
     hands = defaultdict(int)
+    # Per rule set: standings are kept per rule set, so an evening whose tables played
+    # under two (a table started again after the club changed its rules) counts once in
+    # each rule set's standings.
     for row in rows:
-        hands[row.session_id, row.member_id] += row.hands_played
+        hands[row.session_id, row.member_id, row.rules] += row.hands_played
     changed = []
     for row in rows:
-        key = row.session_id, row.member_id
+        key = row.session_id, row.member_id, row.rules
         # No hands that evening, no place: nothing to weigh.
         weight = row.hands_played / hands[key] if hands[key] else 0.0
         if row.weight != weight:
@@ -375,6 +378,19 @@ def span_of_sessions(club, season: Season) -> dict:
     }
 
 
+def held_per_rule_set(club: Club, season: Season) -> dict[str, int]:
+    """The sessions of `season` with results under each rule set (one query). Only a
+    season played under more than one rule set needs it: otherwise every session held
+    was held under its one rule set (`held` of `span_of_sessions`)."""
+    return dict(
+        _in_season(club, season)
+        .values("rules")
+        .annotate(n=Count("session_id", distinct=True))
+        .values_list("rules", "n")
+        .order_by()
+    )
+
+
 def with_season_span(members, season: Season):
     """Members annotated with the club's span of sessions (see `span_of_sessions`), for
     the season picker in the same query as the member."""
@@ -412,6 +428,7 @@ def season_from_key(club: Club, key: str | None, today: datetime.date) -> tuple[
 @dataclass
 class EveningRow:
     member: Member
+    rules: str = ""  # the rule set of the matches summed here (an evening row never mixes)
     result: int = 0
     hands_won: int = 0
     hands_played: int = 0
@@ -429,15 +446,15 @@ class EveningTable:
     hands: int
     # Which part of the evening at this table, when the table had several matches
     # ("first", "second"): set by Evening.listed_tables.
-    part: str = ""
+    which_part: str = ""
 
     @property
     def heading(self) -> str:
         """The table's heading, different for each match listed: "Table 4", or "Table 4,
         first part (until the table changed)" and "Table 4, second part"."""
         words = f"Table {self.number}"
-        if self.part:
-            words += f", {self.part} part"
+        if self.which_part:
+            words += f", {self.which_part} part"
         if self.match.ending == Match.Ending.TABLE_CHANGED:
             words += " (until the table changed)"
         return words
@@ -464,6 +481,15 @@ class EveningTable:
         return sorted(self.players, key=self._place_key)
 
     @property
+    def unit(self) -> str:
+        """What the table's results count (the match's rule set): "chips" or "points"."""
+        return tally_unit(self.match.rules)
+
+    @property
+    def rules_name(self) -> str:
+        return short_name(self.match.rules)
+
+    @property
     def winners(self) -> list[Member]:
         """Who ended ahead; nobody when everyone ended level (e.g. only draws played)."""
         results = [result.result for _, result in self.players if result]
@@ -474,14 +500,50 @@ class EveningTable:
 
 
 @dataclass
+class EveningPart:
+    """The evening's results under one rule set, ranked among themselves."""
+
+    part: RuleSetPart
+    rows: list[EveningRow]
+
+    @property
+    def rules(self) -> str:
+        return self.part.rules
+
+    @property
+    def name(self) -> str:
+        return self.part.name
+
+    @property
+    def unit(self) -> str:
+        return self.part.unit
+
+    @property
+    def hand_unit(self) -> str:
+        return self.part.hand_unit
+
+
+@dataclass
 class Evening:
     session: Session
-    rows: list[EveningRow]
+    parts: list[EveningPart]
     tables: list[EveningTable]
 
     @property
     def provisional(self) -> bool:
         return not self.session.is_closed
+
+    @property
+    def split(self) -> bool:
+        """Whether tables played under more than one rule set tonight (a table started
+        again after the club changed its rules): each has its own results."""
+        return len(self.parts) > 1
+
+    @property
+    def rows(self) -> list[EveningRow]:
+        """Every part's rows, one after the other; each row is ranked within its own rule
+        set (`parts`), never against another's."""
+        return [row for part in self.parts for row in part.rows]
 
     @cached_property
     def listed_tables(self) -> list[EveningTable]:
@@ -495,7 +557,7 @@ class Evening:
         for parts in by_number.values():
             if len(parts) > 1:
                 for index, table in enumerate(parts):
-                    table.part = (
+                    table.which_part = (
                         PART_WORDS[index] if index < len(PART_WORDS) else ordinal(index + 1)
                     )
         return listed
@@ -525,8 +587,11 @@ def _weighted(matches: list[tuple[int, Fraction]]) -> Fraction:
 
 
 def evening_results(session: Session, club: Club) -> Evening:
-    """Each member's result for the evening (all their matches added up) and each table.
-    Two queries: the chairs with their results, and the hands played per match."""
+    """Each member's result for the evening (all their matches under one rule set added
+    up) and each table. An evening whose tables played under two rule sets (a table that
+    started again after the club changed its rules) has a part per rule set, each ranked
+    on its own: chips and points are never added or compared. One query: the chairs with
+    their matches and results."""
     points = exact_points(club)
     chairs = list(
         Chair.objects.filter(match__session=session)
@@ -534,33 +599,51 @@ def evening_results(session: Session, club: Club) -> Evening:
         .order_by("match__table_number", "match__started_at", "match_id", "number")
     )
     tables: dict[int, EveningTable] = {}
-    rows: dict[int, EveningRow] = {}
-    placed: dict[int, list[tuple[int, Fraction]]] = defaultdict(list)
+    rows: dict[tuple[str, int], EveningRow] = {}
+    placed: dict[tuple[str, int], list[tuple[int, Fraction]]] = defaultdict(list)
+    started: dict[str, tuple] = {}  # each rule set's first match tonight: parts in that order
     for chair in chairs:
         result = getattr(chair, "result", None)
-        table = tables.setdefault(
-            chair.match_id, EveningTable(chair.match.table_number, chair.match, [], 0)
-        )
+        match = chair.match
+        table = tables.setdefault(match.pk, EveningTable(match.table_number, match, [], 0))
         table.players.append((chair, result))
-        row = rows.setdefault(chair.member_id, EveningRow(chair.member))
+        started[match.rules] = min(
+            started.get(match.rules, (match.started_at, match.pk)), (match.started_at, match.pk)
+        )
+        key = (match.rules, chair.member_id)
+        row = rows.setdefault(key, EveningRow(chair.member, match.rules))
         if result is None:
             continue
         table.hands = result.match_hands
         row.result += result.result
         row.hands_won += result.hands_won
         row.hands_played += result.hands_played
-        placed[chair.member_id].append((result.hands_played, _points(_shares(result), points)))
+        placed[key].append((result.hands_played, _points(_shares(result), points)))
         if result.best_total is not None:
             row.best_total = max(row.best_total or 0, result.best_total)
         if result.hands_played:
             row.placings.append(
                 f"{result.place_text} of {result.table_size} at table {table.number}"
             )
-    for member_id, row in rows.items():
-        row.points = _weighted(placed[member_id])
-    ranked = sorted(rows.values(), key=_evening_key(club), reverse=True)
-    _rank(ranked, _evening_key(club))
-    return Evening(session, ranked, list(tables.values()))
+    for key, row in rows.items():
+        row.points = _weighted(placed[key])
+    # A member listed under a second rule set only because they sat in a match that
+    # recorded nothing under it (a table started again just before the evening ended)
+    # adds nothing there: such rows are dropped when the member has results elsewhere.
+    with_results = {key[1] for key in placed}
+    parts = []
+    for rules in sorted(started, key=started.__getitem__):
+        part_rows = [
+            row
+            for (r, member_id), row in rows.items()
+            if r == rules and ((r, member_id) in placed or member_id not in with_results)
+        ]
+        if not part_rows:
+            continue
+        ranked = sorted(part_rows, key=_evening_key(club), reverse=True)
+        _rank(ranked, _evening_key(club))
+        parts.append(EveningPart(RuleSetPart(rules, len(ranked)), ranked))
+    return Evening(session, parts, list(tables.values()))
 
 
 def _evening_key(club: Club):
@@ -637,6 +720,42 @@ _RANKING_KEYS = {
 }
 
 
+@dataclass(frozen=True)
+class RuleSetPart:
+    """One rule set's share of a season or an evening: its figures are kept apart from
+    every other rule set's (chips, points and fan never add up or compare)."""
+
+    rules: str
+    results: int = 0  # result rows (a member's match) under these rules
+
+    @property
+    def name(self) -> str:
+        return short_name(self.rules)
+
+    @property
+    def unit(self) -> str:
+        """What its totals, averages and results count: "chips" or "points"."""
+        return tally_unit(self.rules)
+
+    @property
+    def hand_unit(self) -> str:
+        """What its hands (best hand, limit hands) count: "points", "faan" or "fan"."""
+        return hand_unit(self.rules)
+
+
+def _rule_set_order(rules: str) -> int:
+    names = [name for name, _ in rule_set_choices()]
+    return names.index(rules) if rules in names else len(names)
+
+
+def columns_for(rules: str) -> list[tuple[str, str]]:
+    """The leaderboard's columns, the figures' headings with their unit."""
+    units = {"total": tally_unit(rules), "average": tally_unit(rules), "best": hand_unit(rules)}
+    return [
+        (key, f"{heading} ({units[key]})" if key in units else heading) for key, heading in COLUMNS
+    ]
+
+
 @dataclass
 class Leaderboard:
     season: Season
@@ -648,17 +767,43 @@ class Leaderboard:
     # The club's first and last session dates, read with the rows for the season picker;
     # None when the season has no results (the picker then asks on its own).
     span: tuple[datetime.date, datetime.date] | None = None
+    # The rule set these standings are for, and every rule set played this season (in the
+    # order of the club's choices): more than one means the season's standings are split.
+    rules: str = ""
+    parts: list[RuleSetPart] = field(default_factory=list)
+    # A ?rules= that names no rule set played this season, in plain words.
+    rules_problem: str = ""
 
     @property
     def rows(self) -> list[LeaderRow]:
         return self.ranked + self.unranked
+
+    @property
+    def split(self) -> bool:
+        return len(self.parts) > 1
+
+    @property
+    def part(self) -> RuleSetPart:
+        return next((p for p in self.parts if p.rules == self.rules), RuleSetPart(self.rules))
+
+    @property
+    def columns(self) -> list[tuple[str, str]]:
+        return columns_for(self.rules)
 
     @cached_property
     def fingerprint(self) -> str:
         """A digest of everything the board shows, so its rendering can be kept and reused
         until any figure, name or order changes: the key is the data itself, never stale.
         Rendering a hundred rows costs several times what reading them does."""
-        shown = (self.season.key, self.sessions_held, self.sort, self.descending, self.rows)
+        shown = (
+            self.season.key,
+            self.sessions_held,
+            self.sort,
+            self.descending,
+            self.rules,
+            self.parts,
+            self.rows,
+        )
         return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
 
 
@@ -674,15 +819,16 @@ def _in_season(club: Club, season: Season):
 
 
 def season_results(club: Club, season: Season):
-    """The season's MatchResult rows of the club, summed per member in the database. The
-    placing is summed as shares of 1st..4th place over the results that count whole
-    (`whole_first`..), which read back exactly; `partly` counts the others (see
-    `_partly_placed`)."""
+    """The season's MatchResult rows of the club, summed per member and rule set in the
+    database (never across rule sets: chips, points and fan do not add up). The placing is
+    summed as shares of 1st..4th place over the results that count whole (`whole_first`..),
+    which read back exactly; `partly` counts the others (see `_partly_placed`)."""
     whole = Q(weight=1)
     return (
         _in_season(club, season)
-        .values("member_id", "member__table_name", "member__user_id")
+        .values("rules", "member_id", "member__table_name", "member__user_id")
         .annotate(
+            results=Count("pk"),
             total=Sum("result"),
             sessions=Count("session_id", distinct=True),
             played=Sum("hands_played"),
@@ -695,16 +841,19 @@ def season_results(club: Club, season: Season):
     )
 
 
-def _partly_placed(club: Club, season: Season, member_ids, points) -> dict[int, Fraction]:
-    """Placing points of the evenings when a member's table changed, each match weighed
-    by its share of their hands that evening, in exact fractions (one query, only when a
-    table changed: the rows come back to Python, a few per late arrival or leaver)."""
+def _partly_placed(
+    club: Club, season: Season, member_ids, points, rules: str
+) -> dict[int, Fraction]:
+    """Placing points under `rules` of the evenings when a member's table changed, each
+    match weighed by its share of their hands that evening, in exact fractions (one query,
+    only when a table changed: the rows come back to Python, a few per late arrival or
+    leaver)."""
     if not member_ids:
         return {}
     matches: dict[tuple[int, int], list[tuple[int, Fraction]]] = defaultdict(list)
     for member_id, session_id, played, *shares in (
         _in_season(club, season)
-        .filter(_PARTLY, member_id__in=member_ids)
+        .filter(_PARTLY, member_id__in=member_ids, rules=rules)
         .values_list("member_id", "session_id", "hands_played", *_SHARE_FIELDS)
     ):
         matches[member_id, session_id].append((played, _points(shares, points)))
@@ -714,18 +863,63 @@ def _partly_placed(club: Club, season: Season, member_ids, points) -> dict[int, 
     return found
 
 
+def _chosen_rules(club: Club, parts: list[RuleSetPart], asked: str | None) -> tuple[str, str]:
+    """The rule set to show, and a sentence when the address asked for one not played this
+    season: the one asked for, else the club's rule set if played this season, else the
+    rule set with the most results."""
+    played = [part.rules for part in parts]
+    if asked and asked in played:
+        return asked, ""
+    if club.rule_set in played or not parts:
+        chosen = club.rule_set
+    else:
+        chosen = max(parts, key=lambda part: part.results).rules
+    problem = ""
+    if asked:
+        problem = (
+            f"No results under {short_name(asked)} rules this season: "
+            f"the {short_name(chosen)} standings are shown instead."
+            if asked in dict(rule_set_choices())
+            else f"There is no rule set called that: the {short_name(chosen)} standings "
+            "are shown instead."
+        )
+    return chosen, problem
+
+
 def leaderboard(
-    club: Club, season: Season, sort: str = "rank", descending: bool | None = None
+    club: Club,
+    season: Season,
+    sort: str = "rank",
+    descending: bool | None = None,
+    rules: str | None = None,
 ) -> Leaderboard:
-    """The season's standings: ranked by the club's chosen figure among those who played
-    the minimum number of sessions, then the others. One query: the sessions held and the
-    club's span of sessions (`span`, for the season picker) come with the rows."""
-    results = list(season_results(club, season).annotate(**span_of_sessions(club, season)))
+    """The season's standings under one rule set (`rules`; by default the club's own if
+    played this season, else the one with the most results): ranked by the club's chosen
+    figure among those who played the minimum number of sessions, then the others. One
+    query: every rule set's rows (so the page can offer the others), the sessions held
+    under each and the club's span of sessions (`span`, for the season picker) come
+    together."""
+    every = list(season_results(club, season).annotate(**span_of_sessions(club, season)))
+    counts: dict[str, int] = defaultdict(int)
+    for r in every:
+        counts[r["rules"]] += r["results"]
+    parts = [
+        RuleSetPart(name, n)
+        for name, n in sorted(counts.items(), key=lambda kv: _rule_set_order(kv[0]))
+    ]
+    chosen, problem = _chosen_rules(club, parts, rules)
+    results = [r for r in every if r["rules"] == chosen]
     # No result rows means no match was played in the season: no session was held.
-    held = results[0]["held"] if results else 0
-    span = (results[0]["first_date"], results[0]["last_date"]) if results else None
+    held = 0
+    if results:
+        # One rule set played: every session held was held under it. Two or more: the
+        # sessions held under the chosen one are counted apart (one more query).
+        held = results[0]["held"] if len(parts) == 1 else held_per_rule_set(club, season)[chosen]
+    span = (every[0]["first_date"], every[0]["last_date"]) if every else None
     points = exact_points(club)
-    partly = _partly_placed(club, season, [r["member_id"] for r in results if r["partly"]], points)
+    partly = _partly_placed(
+        club, season, [r["member_id"] for r in results if r["partly"]], points, chosen
+    )
     rows = [
         LeaderRow(
             member_id=r["member_id"],
@@ -758,19 +952,22 @@ def leaderboard(
         key = _SORT_KEYS[sort]
         ranked.sort(key=key, reverse=descending)
         unranked.sort(key=key, reverse=descending)
-    return Leaderboard(season, held, ranked, unranked, sort, descending, span)
+    return Leaderboard(
+        season, held, ranked, unranked, sort, descending, span, chosen, parts, problem
+    )
 
 
 # --- member page ---------------------------------------------------------------------------
 
 
 def member_sessions(member: Member, season: Season):
-    """The member's result per session of the season, oldest first (one query)."""
+    """The member's result per session and rule set of the season, oldest first (one
+    query): an evening whose tables played under two rule sets has a row for each."""
     return (
         MatchResult.objects.filter(
             member=member, session__date__gte=season.start, session__date__lt=season.end
         )
-        .values("session_id", "session__date")
+        .values("session_id", "session__date", "rules")
         .annotate(
             result=Sum("result"),
             won=Sum("hands_won"),
@@ -779,6 +976,53 @@ def member_sessions(member: Member, season: Season):
         )
         .order_by("session__date")
     )
+
+
+@dataclass
+class MemberPart:
+    """A member's season under one rule set: its sessions, total and sessions held."""
+
+    part: RuleSetPart
+    sessions: list[dict]
+    held: int
+
+    @property
+    def rules(self) -> str:
+        return self.part.rules
+
+    @property
+    def name(self) -> str:
+        return self.part.name
+
+    @property
+    def unit(self) -> str:
+        return self.part.unit
+
+    @property
+    def hand_unit(self) -> str:
+        return self.part.hand_unit
+
+    @property
+    def total(self) -> int:
+        return sum(s["result"] for s in self.sessions)
+
+
+def member_season(member: Member, club: Club, season: Season) -> list[MemberPart]:
+    """The member's season kept per rule set, in the order of the club's choices (one
+    query, their sessions; `member` comes from `with_season_span`, which counted the
+    sessions held; one more when they played under two rule sets)."""
+    rows = list(member_sessions(member, season))
+    by_rules: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_rules[row["rules"]].append(row)
+    if len(by_rules) > 1:
+        held = held_per_rule_set(club, season)
+    else:
+        held = {rules: member.held or 0 for rules in by_rules}
+    return [
+        MemberPart(RuleSetPart(rules, len(found)), found, held.get(rules, 0))
+        for rules, found in sorted(by_rules.items(), key=lambda kv: _rule_set_order(kv[0]))
+    ]
 
 
 def played_with_most(member: Member, limit: int = 5):
@@ -836,7 +1080,8 @@ class EveningPlace:
     result: int
     rank: int
     tied: bool
-    players: int  # everyone in the evening's results
+    players: int  # everyone in the evening's results under the same rule set
+    unit: str = ""  # what the result counts: "chips" or "points"
 
     @property
     def place_text(self) -> str:
@@ -858,6 +1103,7 @@ class SeasonPlace:
     tied: bool
     sessions_held: int
     min_sessions: int
+    unit: str = ""  # what the total counts: "chips" or "points"
 
     @property
     def is_ranked(self) -> bool:
@@ -874,12 +1120,18 @@ class SeasonPlace:
 
 
 def evening_place(evening: Evening, member_id: int) -> EveningPlace | None:
-    """The member's line of an evening's results (None when they were not in it)."""
-    for row in evening.rows:
-        if row.member.pk == member_id:
-            tied = _shares_rank(evening.rows, row)
-            return EveningPlace(evening.session, row.result, row.rank, tied, len(evening.rows))
-    return None
+    """The member's line of an evening's results (None when they were not in it), placed
+    among those who played the same rule set; the last rule set they played when their
+    table started again under another."""
+    found = None
+    for part in evening.parts:
+        for row in part.rows:
+            if row.member.pk == member_id:
+                tied = _shares_rank(part.rows, row)
+                found = EveningPlace(
+                    evening.session, row.result, row.rank, tied, len(part.rows), part.unit
+                )
+    return found
 
 
 def last_evening(member_id: int, club: Club) -> EveningPlace | None:
@@ -909,6 +1161,7 @@ def season_place(board: Leaderboard, member_id: int | None, club: Club) -> Seaso
         tied,
         board.sessions_held,
         club.min_sessions,
+        board.part.unit,
     )
 
 
@@ -996,6 +1249,7 @@ def records(club: Club, limit: int = 10) -> Records:
             "winner_name",
             "match__table_number",
             "match__session__date",
+            "match__rules",
             "breakdown",
         )
     )

@@ -1,5 +1,6 @@
 """Club settings: name, rule set with its options, starting tally, seating preferences."""
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -10,7 +11,7 @@ from django.urls import reverse
 from club.forms import ClubSettingsForm
 from club.models import Club
 from scoring.engine import RULESET_NAMES, EngineError, get_ruleset
-from scoring.rules import validate_club_rules
+from scoring.rules import club_options, validate_club_rules
 
 
 def settings_post(club: Club, **changes) -> dict:
@@ -53,7 +54,7 @@ def test_coordinator_saves_name_rules_and_a_changed_option(coordinator_client, c
 def test_switching_rule_set_stores_only_that_rule_sets_overrides(coordinator_client, club):
     club.rule_options = {"limit": 1000}
     club.save()
-    data = settings_post(club, rule_set="u3a", option_min_points="5")
+    data = settings_post(club, rule_set="u3a", option_min_points="5", confirm_rule_set="u3a")
     response = coordinator_client.post(reverse("club_settings"), data)
     assert response.status_code == 302
     club.refresh_from_db()
@@ -292,3 +293,174 @@ def test_rule_settings_saved_before_the_ranges_go_back_to_the_usual_values(club)
     assert club.rule_options == {}
     assert club.rule_values == {"mahjong.wall.points": 4}  # a good setting is kept
     assert club_ruleset(club).values["mahjong.points"] == 20
+
+
+# --- changing the rule set -----------------------------------------------------------------
+
+RULE_SET_PAIRS = [(old, new) for old in RULESET_NAMES for new in RULESET_NAMES if old != new]
+
+
+def as_the_page_shows(club: Club, **changes) -> dict:
+    """The settings form as the browser posts it after the coordinator picked another rule
+    set in the list: the option fields are still those the page showed, the OLD rule set's
+    (no JavaScript, or before the options were swapped)."""
+    data = settings_post(club)
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(("old", "new"), RULE_SET_PAIRS)
+def test_the_first_save_after_switching_rule_set_succeeds(coordinator_client, club, old, new):
+    """Reported: "This field is required" on the first save after switching, because the
+    new rule set's options came back blank. Every pair of rule sets, old -> new: the new
+    rule set's usual options are used for those not posted, and the change is saved once
+    confirmed, first time."""
+    club.rule_set = old
+    club.save()
+    data = as_the_page_shows(club, rule_set=new, name="Thursday Tiles")
+    first = coordinator_client.post(reverse("club_settings"), data)
+    page = first.content.decode()
+    assert first.status_code == 200
+    assert "This field is required" not in page
+    assert "errorlist" not in page
+    club.refresh_from_db()
+    assert club.rule_set == old  # asked first, nothing saved yet
+    # The confirmation shows the new rule set's options at their usual values.
+    for key, default in club_options(new).items():
+        assert f'name="option_{key}"' in page
+        assert f'value="{default}"' in page
+    confirmed = coordinator_client.post(reverse("club_settings"), {**data, "confirm_rule_set": new})
+    assert confirmed.status_code == 302, confirmed.content.decode()
+    club.refresh_from_db()
+    assert club.rule_set == new and club.name == "Thursday Tiles"
+    assert club.rule_options == {} and club.rule_values == {}
+
+
+@pytest.mark.parametrize(("old", "new"), RULE_SET_PAIRS)
+def test_choosing_another_rule_set_shows_its_usual_options_not_blanks(
+    coordinator_client, club, old, new
+):
+    """The htmx swap when the list changes: the page's form (the old rule set's options
+    with it) comes along, and the new rule set's options are filled with their usual
+    values, so the save that follows is complete."""
+    club.rule_set = old
+    club.save()
+    data = as_the_page_shows(club, rule_set=new, options_for=old)
+    response = coordinator_client.get(reverse("club_settings"), data, HTTP_HX_REQUEST="true")
+    page = response.content.decode()
+    for key, default in club_options(new).items():
+        assert re.search(rf'name="option_{key}"[^>]*value="{default}"', page), (key, page)
+    for key in club_options(old):
+        if key not in club_options(new):
+            assert f'name="option_{key}"' not in page
+    assert f'name="options_for" value="{new}"' in page
+
+
+def _in_play_and_a_result_this_season(club):
+    """A table playing now (started under the club's rules) and a result this season."""
+    import datetime
+
+    from django.utils import timezone
+
+    from tests.factories import MemberFactory
+    from tests.scoring.standings_helpers import play, session_on, win
+
+    people = [MemberFactory(club=club) for _ in range(4)]
+    today = timezone.localdate()
+    earlier = session_on(club, today - datetime.timedelta(days=1))
+    play(earlier, 1, people, [win(0, 20, [60, -20, -20, -20])], rules=club.rule_set)
+    tonight = session_on(club, today, status="in_play")
+    return play(tonight, 1, people, [], rules=club.rule_set, ending=None)
+
+
+def test_a_change_of_rule_set_says_what_it_affects_and_keeps_the_entries(coordinator_client, club):
+    match = _in_play_and_a_result_this_season(club)
+    data = as_the_page_shows(club, rule_set="u3a", name="Kept Name", starting_tally="250")
+    response = coordinator_client.post(reverse("club_settings"), data)
+    page = response.content.decode()
+    assert "Change the rule set from Classical to U3A?" in page
+    assert (
+        "1 table is playing now. Tables already playing keep Classical until their match " in page
+    )
+    assert "new matches use U3A, including a table that starts again tonight" in page
+    assert "this season&#x27;s results so far stay in a separate Classical table" in page
+    assert "U3A results start a table of their own" in page
+    assert 'name="confirm_rule_set" value="u3a"' in page
+    assert "Keep Classical</button>" in page
+    assert 'value="Kept Name"' in page and 'value="250"' in page  # entries kept
+    club.refresh_from_db()
+    assert club.rule_set == "classical" and club.name != "Kept Name"
+    # Confirmed: the new rules for new matches; the table in play keeps its own.
+    confirmed = dict(data, confirm_rule_set="u3a", options_for="u3a", option_min_points="4")
+    assert coordinator_client.post(reverse("club_settings"), confirmed).status_code == 302
+    club.refresh_from_db()
+    assert (club.rule_set, club.rule_options, club.name) == ("u3a", {"min_points": 4}, "Kept Name")
+    match.refresh_from_db()
+    assert match.rules == "classical" and match.is_in_play
+
+
+def test_nothing_playing_and_no_results_is_said_too(coordinator_client, club):
+    data = as_the_page_shows(club, rule_set="fan")
+    page = coordinator_client.post(reverse("club_settings"), data).content.decode()
+    assert "No table is playing now. New matches use Fan." in page
+    assert "This season has no Classical results, so no standings are split." in page
+
+
+def test_keep_saves_the_other_entries_under_the_old_rule_set(coordinator_client, club):
+    club.rule_options = {"limit": 1000}
+    club.save()
+    data = as_the_page_shows(club, rule_set="hk", name="Kept Name", option_limit="1000")
+    data.update(options_for="hk", option_min_faan="3", option_max_faan="10", keep_rule_set="1")
+    response = coordinator_client.post(reverse("club_settings"), data, follow=True)
+    assert "the rule set stays Classical" in response.content.decode()
+    club.refresh_from_db()
+    assert (club.rule_set, club.rule_options, club.name) == (
+        "classical",
+        {"limit": 1000},
+        "Kept Name",
+    )
+
+
+def test_a_confirmation_for_another_rule_set_asks_again(coordinator_client, club):
+    """Confirmed U3A, then picked fan on the confirmation page: asked again, for fan."""
+    data = as_the_page_shows(club, rule_set="fan", confirm_rule_set="u3a")
+    page = coordinator_client.post(reverse("club_settings"), data).content.decode()
+    assert "Change the rule set from Classical to Fan?" in page
+    club.refresh_from_db()
+    assert club.rule_set == "classical"
+
+
+def test_the_swap_says_what_a_change_affects_before_saving(coordinator_client, club):
+    _in_play_and_a_result_this_season(club)
+    data = as_the_page_shows(club, rule_set="u3a", options_for="classical")
+    page = coordinator_client.get(
+        reverse("club_settings"), data, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert "Changing the rule set to U3A: 1 table is playing now." in page
+    assert "You will be asked to confirm when you save." in page
+    same = as_the_page_shows(club, options_for="classical")
+    page = coordinator_client.get(
+        reverse("club_settings"), same, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert "Changing the rule set" not in page
+
+
+def test_a_table_that_starts_again_after_the_change_takes_the_new_rules(club):
+    """Tables playing keep their rules until their match ends; a table that starts again
+    tonight (a late arrival) is a new match, under the rules the club has now."""
+    from club.seating.changes import seat_late_arrival
+    from games.models import Match
+    from games.start import start_play
+    from tests.factories import MemberFactory
+    from tests.games.helpers import seated_session
+
+    session = seated_session(club, sizes=(4, 4))
+    first, second = start_play(session)
+    club.rule_set = "u3a"
+    club.save()
+    assert seat_late_arrival(session, MemberFactory(club=club)).changed
+    playing = {m.table_number: m for m in Match.objects.in_play()}
+    changed = [m for m in playing.values() if m.pk not in (first.pk, second.pk)]
+    kept = [m for m in playing.values() if m.pk in (first.pk, second.pk)]
+    assert len(changed) == 1 and changed[0].rules == "u3a"
+    assert len(kept) == 1 and kept[0].rules == "classical"

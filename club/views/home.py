@@ -10,6 +10,8 @@ from club import backup, evening
 from club.forms import ClubSettingsForm
 from club.models import Club
 from club.roles import coordinator_required, is_coordinator
+from club.rule_change import rule_set_change
+from scoring.rules import short_name
 
 
 @require_safe
@@ -31,20 +33,38 @@ def menu(request):
 @coordinator_required
 def club_settings(request):
     club = Club.objects.current()
+    change = None
     if request.method == "POST":
-        form = ClubSettingsForm(request.POST, instance=club)
+        data = request.POST
+        if ClubSettingsForm.KEEP in data:
+            data = ClubSettingsForm.keeping_rule_set(data, club)
+        form = ClubSettingsForm(data, instance=club)
         if form.is_valid():
-            form.save()
-            messages.success(request, "The club's settings are saved.")
-            return redirect("club_settings")
+            if form.changes_rule_set and not form.rule_set_confirmed:
+                # A change of rule set asks first, saying what it affects; the entries
+                # stay in the form, and its buttons save them with or without the change.
+                change = rule_set_change(club, form.saved_rule_set, form.rule_set_name)
+            else:
+                kept = ClubSettingsForm.KEEP in data
+                form.save()
+                messages.success(
+                    request,
+                    f"The club's settings are saved; the rule set stays {short_name(club.rule_set)}."
+                    if kept
+                    else "The club's settings are saved.",
+                )
+                return redirect("club_settings")
     elif request.htmx and "rule_set" in request.GET:
         # Choosing another rule set shows that rule set's options, keeping other entries.
         form = ClubSettingsForm(request.GET, instance=club)
         form.errors.clear()
-        return render(request, "club/settings.html#rule-options", {"form": form})
+        context = {"form": form}
+        if form.changes_rule_set:
+            context["heads_up"] = rule_set_change(club, form.saved_rule_set, form.rule_set_name)
+        return render(request, "club/settings.html#rule-options", context)
     else:
         form = ClubSettingsForm(instance=club)
-    return render(request, "club/settings.html", {"form": form})
+    return render(request, "club/settings.html", {"form": form, "change": change})
 
 
 @require_GET

@@ -7,6 +7,9 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 
 from scoring.charts import signed as _signed
 from scoring.results import ordinal as _ordinal
+from scoring.rules import hand_unit as _hand_unit
+from scoring.rules import short_name as _short_name
+from scoring.rules import tally_unit as _tally_unit
 from scoring.standings import plain_figure
 
 register = template.Library()
@@ -41,7 +44,15 @@ def sort_query(season, column, board):
         direction = "asc" if board.descending else "desc"
     else:
         direction = "asc" if column in ("rank", "name") else "desc"
-    return f"?season={season.key}&sort={column}&dir={direction}"
+    rules = f"&rules={board.rules}" if board.split else ""
+    return f"?season={season.key}{rules}&sort={column}&dir={direction}"
+
+
+@register.simple_tag
+def rules_query(board, part):
+    """The query string for one rule set's standings of the board's season (its sort kept)."""
+    direction = "desc" if board.descending else "asc"
+    return f"?season={board.season.key}&rules={part.rules}&sort={board.sort}&dir={direction}"
 
 
 @register.filter
@@ -55,3 +66,41 @@ def member_url(member_id):
 @lru_cache(maxsize=4096)
 def _member_url(urlconf, prefix: str, member_id) -> str:
     return reverse("scoring:member", args=[member_id], urlconf=urlconf)
+
+
+_NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+
+
+@register.filter
+def number_word(value):
+    """2 -> "two" (small counts in a sentence), larger as digits."""
+    value = int(value)
+    return _NUMBER_WORDS[value] if 0 <= value < len(_NUMBER_WORDS) else str(value)
+
+
+@register.filter
+def rows_of(evening, user_id):
+    """The (part, row) of each rule set tonight where the logged-in user has a row."""
+    if not user_id:
+        return []
+    return [
+        (part, row) for part in evening.parts for row in part.rows if row.member.user_id == user_id
+    ]
+
+
+@register.filter
+def rules_name(rules):
+    """A rule set's short name: "u3a" -> "U3A"."""
+    return _short_name(rules)
+
+
+@register.filter
+def tally_unit(rules):
+    """What results under a rule set count: "chips" (U3A) or "points"."""
+    return _tally_unit(rules)
+
+
+@register.filter
+def hand_unit(rules):
+    """What a hand's value under a rule set counts: "points", "faan" or "fan"."""
+    return _hand_unit(rules)

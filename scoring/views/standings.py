@@ -82,10 +82,17 @@ def evening(request, club, pk):
 def evening_csv(request, club, pk):
     session = get_object_or_404(Session, pk=pk, club=club)
     evening = standings.evening_results(session, club)
-    header = ["Place", "Name", "Result", "Hands won", "Hands played", "Placing points"]
-    header += ["At the table", "Best hand"]
+    # One rule set's results a file (`?rules=`, the first by default): chips and points
+    # never share a column.
+    asked = request.GET.get("rules")
+    part = next((p for p in evening.parts if p.rules == asked), None) or (
+        evening.parts[0] if evening.parts else None
+    )
+    unit, hand_unit = (part.unit, part.hand_unit) if part else ("points", "points")
+    header = ["Place", "Name", f"Result ({unit})", "Hands won", "Hands played"]
+    header += ["Placing points", "At the table", f"Best hand ({hand_unit})", "Rules"]
     rows = [header]
-    for row in evening.rows:
+    for row in part.rows if part else []:
         rows.append(
             [
                 row.rank,
@@ -96,9 +103,11 @@ def evening_csv(request, club, pk):
                 _number(row.points),
                 "; ".join(row.placings),
                 row.best_total if row.best_total is not None else "",
+                part.name,
             ]
         )
-    return _csv_response(f"results-{session.date.isoformat()}.csv", rows)
+    name = session.date.isoformat() + (f"-{part.rules}" if evening.split else "")
+    return _csv_response(f"results-{name}.csv", rows)
 
 
 def _leaderboard_context(request, club):
@@ -106,7 +115,11 @@ def _leaderboard_context(request, club):
     sort = request.GET.get("sort", "rank")
     direction = request.GET.get("dir")
     board = standings.leaderboard(
-        club, season, sort, None if direction not in ("asc", "desc") else direction == "desc"
+        club,
+        season,
+        sort,
+        None if direction not in ("asc", "desc") else direction == "desc",
+        rules=request.GET.get("rules") or None,
     )
     today = timezone.localdate()
     if board.span:
@@ -116,7 +129,7 @@ def _leaderboard_context(request, club):
     return {
         "club": club,
         "board": board,
-        "columns": standings.COLUMNS,
+        "columns": board.columns,  # the figures' headings carry the rule set's unit
         "seasons": seasons,
         "season_problem": season_problem,
         "me": _me(request),
@@ -182,8 +195,11 @@ def _number(value, places: int = 2) -> Decimal | int:
 @standings_visible
 def leaderboard_csv(request, club):
     board = _leaderboard_context(request, club)["board"]
-    header = ["Place", "Name", "Total", "Average", "Sessions", "Hands played", "Hands won"]
-    header += ["Win rate (%)", "Placing points", "Best hand"]
+    # One rule set's standings (as the page shows them), its units in the headings.
+    unit, hand_unit = board.part.unit, board.part.hand_unit
+    header = ["Place", "Name", f"Total ({unit})", f"Average ({unit})", "Sessions"]
+    header += ["Hands played", "Hands won", "Win rate (%)", "Placing points"]
+    header += [f"Best hand ({hand_unit})", "Rules"]
 
     def rows():
         yield header
@@ -199,9 +215,11 @@ def leaderboard_csv(request, club):
                 _number(row.win_rate),
                 _number(row.points),
                 row.best_total if row.best_total is not None else "",
+                board.part.name,
             ]
 
-    return _csv_response(f"standings-{board.season.key}.csv", rows())
+    name = board.season.key + (f"-{board.rules}" if board.split else "")
+    return _csv_response(f"standings-{name}.csv", rows())
 
 
 def _in_season(records, club: Club, season: standings.Season):
@@ -315,7 +333,16 @@ def member_page(request, club, pk):
     season, season_problem = _season(request, club)
     member = get_object_or_404(standings.with_season_span(Member.objects, season), pk=pk, club=club)
     season.held = member.held or 0
-    sessions = list(standings.member_sessions(member, season))
+    # Kept per rule set: a season played under two has a total and a chart for each.
+    parts = standings.member_season(member, club, season)
+    for number, part in enumerate(parts):
+        part.chart_id = "chart" if number == 0 else f"chart-{part.rules}"  # ids stay unique
+        under = f" under {part.name} rules" if len(parts) > 1 else ""
+        part.chart = bar_chart(
+            [(s["session__date"], s["result"]) for s in part.sessions],
+            f"{member.table_name}'s result ({part.unit}) each session of the "
+            f"{season.label} season{under}",
+        )
     context = {
         "club": club,
         "member": member,
@@ -324,12 +351,12 @@ def member_page(request, club, pk):
         "seasons": standings.seasons_between(
             club, member.first_date, member.last_date, timezone.localdate()
         ),
-        "sessions": sessions,
-        "chart": bar_chart(
-            [(s["session__date"], s["result"]) for s in sessions],
-            f"{member.table_name}'s result each session of the {season.label} season",
+        "parts": parts,
+        "chart": None
+        if parts
+        else bar_chart(
+            [], f"{member.table_name}'s result each session of the {season.label} season"
         ),
-        "season_total": sum(s["result"] for s in sessions),
         "companions": standings.played_with_most(member),
         "recent": standings.recent_hands(member),
         "special": standings.member_special_hands(member, club),

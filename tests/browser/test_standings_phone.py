@@ -50,7 +50,7 @@ def test_a_member_finds_their_place_on_a_phone(live_server, browser, demo_club):
     page.locator("tr.me").get_by_role("link").first.click()
     chart = page.get_by_role("img")
     expect(chart).to_have_accessible_name(
-        re.compile(r"^Brian's result each session of the .+ season$")
+        re.compile(r"^Brian's result \(points\) each session of the .+ season$")
     )
     expect(chart).to_have_accessible_description(
         re.compile(r"^10 sessions, total [+−0-9]+\. Best ")

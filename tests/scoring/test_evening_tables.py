@@ -58,7 +58,9 @@ def test_each_table_lists_its_players_by_place_with_the_place_shown(member_clien
         rules="u3a",
     )
     listed = cards(page(member_client, session))["Table 1"]
-    assert [item.split(" ")[:-1] for item in listed] == [
+    # Each line ends with the result and its unit ("+38 chips").
+    assert all(item.endswith(" chips") for item in listed)
+    assert [item.split(" ")[:-2] for item in listed] == [
         ["1st:", "Cat"],
         ["2nd:", "Bob"],
         ["joint", "3rd:", "Ann"],
@@ -142,7 +144,7 @@ def test_a_table_that_changed_has_a_heading_for_each_part(club):
     evening = standings.evening_results(session, club)
     assert len(evening.tables) == 7  # every match, empty ones included
     table_4 = [table for table in evening.listed_tables if table.number == 4]
-    assert [table.part for table in table_4] == ["first", "second", "third"]
+    assert [table.which_part for table in table_4] == ["first", "second", "third"]
     assert [table.hands for table in table_4] == [1, 2, 1]
 
 

@@ -206,13 +206,18 @@ def shown() -> dict:
         "rows": sorted(MatchResult.objects.values_list(*RESULT_FIELDS)),
     }
     for season in standings.seasons(club, today):
+        # Standings are kept per rule set: every rule set played in the season.
+        played = [part.rules for part in standings.leaderboard(club, season).parts]
         for ranking in Club.Ranking.values:
             club.standings_ranking = ranking
-            board = standings.leaderboard(club, season)
-            figures[season.key, ranking] = (board.sessions_held, board.rows)
-        figures[season.key, "standings.csv"] = csv_of(
-            client, f"/standings/standings.csv?season={season.key}"
-        )
+            figures[season.key, ranking] = {}
+            for rules in played:
+                board = standings.leaderboard(club, season, rules=rules)
+                figures[season.key, ranking][rules] = (board.sessions_held, board.rows)
+        for rules in played:
+            figures[season.key, rules, "standings.csv"] = csv_of(
+                client, f"/standings/standings.csv?season={season.key}&rules={rules}"
+            )
         figures[season.key, "hands.csv"] = csv_of(
             client, f"/standings/hands.csv?season={season.key}"
         )
@@ -241,9 +246,13 @@ def shown() -> dict:
             )
             for t in evening.tables
         ]
-        figures[session.date, "results.csv"] = csv_of(
-            client, f"/standings/evening/{session.pk}/results.csv"
-        )
+        figures[session.date, "results.csv"] = [
+            row
+            for part in evening.parts
+            for row in csv_of(
+                client, f"/standings/evening/{session.pk}/results.csv?rules={part.rules}"
+            )[1:]
+        ]
     records = standings.records(club)
     figures["records"] = (
         {
@@ -267,39 +276,46 @@ def check_the_rules(figures: dict) -> None:
             name, played, points, placings = row[1], row[4], row[5], row[6]
             if not played:
                 assert (points, placings) == (0, []), (session.date, name)
-        for row in figures[session.date, "results.csv"][1:]:
+        for row in figures[session.date, "results.csv"]:
             if row[4] == "0":  # hands played
                 assert row[5] == "0", (session.date, row)
     # Each session a member played had a hand or kong chips of theirs; a session held had
     # some at any table.
-    counted = defaultdict(set)
-    held = set()
+    # Per rule set: standings never add up results of two rule sets.
+    counted = defaultdict(lambda: defaultdict(set))
+    held = defaultdict(set)
     for model in (Hand, KongChips):
-        for session_id, match_id in model.objects.filter(voided_at__isnull=True).values_list(
-            "match__session_id", "match_id"
+        for session_id, match_id, rules in model.objects.filter(voided_at__isnull=True).values_list(
+            "match__session_id", "match_id", "match__rules"
         ):
-            held.add(session_id)
+            held[rules].add(session_id)
             for member_id in Chair.objects.filter(match_id=match_id).values_list(
                 "member_id", flat=True
             ):
-                counted[member_id].add(session_id)
+                counted[rules][member_id].add(session_id)
     for season in standings.seasons(club, timezone.localdate()):
         in_season = set(season.sessions(club).values_list("pk", flat=True))
-        sessions_held, rows = figures[season.key, Club.Ranking.TOTAL]
-        assert sessions_held == len(held & in_season)
-        assert {row.member_id: row.sessions for row in rows} == {
-            member_id: len(ids & in_season) for member_id, ids in counted.items() if ids & in_season
-        }
-        # hands.csv adds up to each member's total, kong chips included.
-        paid = defaultdict(int)
-        hands_csv = figures[season.key, "hands.csv"]
-        header = hands_csv[0]
-        for row in hands_csv[1:]:
-            record = dict(zip(header, row, strict=True))
-            for seat in range(1, 6):
-                if record[f"Player {seat}"]:
-                    paid[record[f"Player {seat}"]] += int(record[f"Payment {seat}"])
-        assert dict(paid) == {row.name: row.total for row in rows}
+        boards = figures[season.key, Club.Ranking.TOTAL]
+        assert set(boards) == {rules for rules in held if held[rules] & in_season}
+        for rules, (sessions_held, rows) in boards.items():
+            assert sessions_held == len(held[rules] & in_season)
+            assert {row.member_id: row.sessions for row in rows} == {
+                member_id: len(ids & in_season)
+                for member_id, ids in counted[rules].items()
+                if ids & in_season
+            }
+            # hands.csv adds up to each member's total, kong chips included.
+            paid = defaultdict(int)
+            hands_csv = figures[season.key, "hands.csv"]
+            header = hands_csv[0]
+            for row in hands_csv[1:]:
+                record = dict(zip(header, row, strict=True))
+                if record["Rules"] != rules:
+                    continue
+                for seat in range(1, 6):
+                    if record[f"Player {seat}"]:
+                        paid[record[f"Player {seat}"]] += int(record[f"Payment {seat}"])
+            assert dict(paid) == {row.name: row.total for row in rows}
     # The longest run of each chair is its most hands won one after another at the table.
     for result in MatchResult.objects.select_related("chair"):
         longest = run = 0

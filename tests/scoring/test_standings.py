@@ -8,7 +8,7 @@ Season 2026 (calendar year), placing points 4-2-1-0, two sessions needed to be r
   Table 2, a table of three, E F G: E wins 60 (+120, -60, -60), a draw. F and G tie
   for 2nd of 3 and share its points: (2nd of 3 = half 2nd, half 3rd) and (3rd of 3 =
   4th): 0.75 points each.
-15 Jan, the club has changed to U3A rules. Table 1, a table of five, A B C D E (E the
+15 Jan, the club has changed to U3A rules (its standings are kept apart from classical's). Table 1, a table of five, A B C D E (E the
   Dreamer sits out hands 1 and 2, A sits out hand 3 after a draw... see below):
   A wins 10 (+30, B C D -10), B wins 12 on C's discard (+24, C -24), a draw.
   A +30 (2 hands), B +14, C -34, D -10, E 0 (1 hand). Places of five earn 1st, 3/4 of
@@ -99,51 +99,89 @@ def board_figures(board):
     }
 
 
-def test_the_season_by_hand(season):
+def test_the_season_by_hand_per_rule_set(season):
+    """The season was played under two rule sets: classical points and U3A chips never
+    add up, so each rule set has its own standings (the club plays classical here, so
+    those are shown first)."""
     club, m, _ = season
-    board = standings.leaderboard(
-        club, standings.Season.containing(club, datetime.date(2026, 3, 1))
-    )
-    assert board.sessions_held == 3
+    s = standings.Season.containing(club, datetime.date(2026, 3, 1))
+    board = standings.leaderboard(club, s)
+    assert (board.rules, [p.rules for p in board.parts]) == ("classical", ["classical", "u3a"])
+    assert board.split and board.sessions_held == 1
+    # One classical session: nobody has the two sessions needed to be ranked.
+    assert board.ranked == []
     assert board_figures(board) == {
-        "A": (1, 335, 3, 8, 4, 11.0, 100),
-        "E": (2, 120, 2, 3, 1, 5.5, 60),
-        "D": (3, 2, 3, 7, 1, 3.75, 40),
-        "B": (4, -108, 3, 9, 2, Fraction(31, 6), 12),
-        "C": (5, -228, 3, 9, 0, Fraction(2, 3), None),
+        "A": (None, 300, 1, 3, 2, 4, 100),
+        "E": (None, 120, 1, 2, 1, 4, 60),
+        "D": (None, 20, 1, 3, 1, 2, 40),
         "F": (None, -60, 1, 2, 0, 0.75, None),
         "G": (None, -60, 1, 2, 0, 0.75, None),
-        "H": (None, -1, 1, 2, 1, 2.0, 5),
+        "B": (None, -140, 1, 3, 0, 1, None),
+        "C": (None, -180, 1, 3, 0, 0, None),
     }
-    assert [row.name for row in board.ranked] == ["A", "E", "D", "B", "C"]
-    assert board.ranked[0].average == Fraction(335, 3)
-    assert board.ranked[0].win_rate == 50.0
+    assert [row.name for row in board.rows] == ["A", "E", "D", "F", "G", "B", "C"]
+    board = standings.leaderboard(club, s, rules="u3a")
+    assert (board.rules, board.sessions_held) == ("u3a", 2)
+    assert board_figures(board) == {
+        "A": (1, 35, 2, 5, 2, 7, 10),
+        "B": (2, 32, 2, 6, 2, Fraction(25, 6), 12),
+        "D": (3, -18, 2, 4, 0, Fraction(7, 4), None),
+        "C": (4, -48, 2, 6, 0, Fraction(2, 3), None),
+        "E": (None, 0, 1, 1, 0, Fraction(3, 2), None),
+        "H": (None, -1, 1, 2, 1, 2, 5),
+    }
+    assert [row.name for row in board.ranked] == ["A", "B", "D", "C"]
+    assert board.ranked[0].average == Fraction(35, 2)
+    assert board.ranked[0].win_rate == 40
+
+
+def test_the_default_rule_set_is_the_clubs_if_played_else_the_most_played(season):
+    club, _, _ = season
+    s = standings.Season.containing(club, datetime.date(2026, 3, 1))
+    club.rule_set = "u3a"
+    assert standings.leaderboard(club, s).rules == "u3a"
+    club.rule_set = "hk"  # not played this season: the rule set with the most results
+    assert standings.leaderboard(club, s).rules == "u3a"
+    board = standings.leaderboard(club, s, rules="fan")
+    assert board.rules == "u3a" and "No results under Fan rules this season" in (
+        board.rules_problem
+    )
+    board = standings.leaderboard(club, s, rules="<script>")
+    assert board.rules == "u3a" and "no rule set called that" in board.rules_problem
 
 
 def test_ranking_by_placing_points_and_by_average(season):
     club, _, _ = season
     s = standings.Season.containing(club, datetime.date(2026, 1, 1))
     club.standings_ranking = Club.Ranking.PLACINGS
-    assert [r.name for r in standings.leaderboard(club, s).ranked] == ["A", "E", "B", "D", "C"]
+    ranked = standings.leaderboard(club, s, rules="u3a").ranked
+    assert [r.name for r in ranked] == ["A", "B", "D", "C"]
     club.standings_ranking = Club.Ranking.AVERAGE
-    assert [r.name for r in standings.leaderboard(club, s).ranked] == ["A", "E", "D", "B", "C"]
+    assert [r.name for r in standings.leaderboard(club, s, rules="u3a").ranked] == [
+        "A",
+        "B",
+        "D",
+        "C",
+    ]
     club.placing_points = "3-2-1-0"
     club.standings_ranking = Club.Ranking.PLACINGS
+    points = {r.name: r.points for r in standings.leaderboard(club, s, rules="u3a").rows}
+    # A: 3 + (1/3 of 1 + 2/3 of 3); E: half of 2 and half of 1.
+    assert points["A"] == 3 + Fraction(1, 3) + 2 and points["E"] == Fraction(3, 2)
     points = {r.name: r.points for r in standings.leaderboard(club, s).rows}
-    # A: 3 + 3 + (1/3 of 1 + 2/3 of 3); E: 3 + (half of 2 and half of 1).
-    assert points["A"] == 3 + 3 + Fraction(1, 3) + 2 and points["E"] == Fraction(9, 2)
+    assert points["A"] == 3 and points["E"] == 3  # classical: each 1st at their table
 
 
 def test_sorting_by_a_column_keeps_unranked_members_last(season):
     club, _, _ = season
     s = standings.Season.containing(club, datetime.date(2026, 1, 1))
-    board = standings.leaderboard(club, s, "won")
-    # Ties keep the ranking order (E above D).
-    assert [r.name for r in board.rows] == ["A", "B", "E", "D", "C", "H", "F", "G"]
-    board = standings.leaderboard(club, s, "name", descending=True)
-    assert [r.name for r in board.ranked] == ["E", "D", "C", "B", "A"]
-    board = standings.leaderboard(club, s, "rank", descending=True)
-    assert [r.name for r in board.ranked] == ["C", "B", "D", "E", "A"]
+    board = standings.leaderboard(club, s, "won", rules="u3a")
+    # Ties keep the ranking order (A above B, D above C).
+    assert [r.name for r in board.rows] == ["A", "B", "D", "C", "H", "E"]
+    board = standings.leaderboard(club, s, "name", descending=True, rules="u3a")
+    assert [r.name for r in board.ranked] == ["D", "C", "B", "A"]
+    board = standings.leaderboard(club, s, "rank", descending=True, rules="u3a")
+    assert [r.name for r in board.ranked] == ["C", "D", "B", "A"]
     assert standings.leaderboard(club, s, "nonsense").sort == "rank"
 
 

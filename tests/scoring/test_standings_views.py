@@ -157,7 +157,9 @@ def test_leaderboard_csv(member_client, club, small):
     response = member_client.get("/standings/standings.csv?season=2026-01-01")
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
-    assert rows[0][:4] == ["Place", "Name", "Total", "Average"]
+    assert rows[0][:4] == ["Place", "Name", "Total (points)", "Average (points)"]
+    assert rows[0][-2:] == ["Best hand (points)", "Rules"]
+    assert {row[-1] for row in rows[1:]} == {"Classical"}
     assert len(rows) == 1 + len(people)
     names = [row[1] for row in rows[1:]]
     assert 'Ann "Mac", O\'Neil' in names
@@ -325,12 +327,13 @@ def test_evening_csv(member_client, small):
     assert rows[0] == [
         "Place",
         "Name",
-        "Result",
+        "Result (points)",
         "Hands won",
         "Hands played",
         "Placing points",
         "At the table",
-        "Best hand",
+        "Best hand (points)",
+        "Rules",
     ]
     assert len(rows) == 1 + len(people)
     assert sum(int(row[2]) for row in rows[1:]) == 0  # every payment is someone's gain

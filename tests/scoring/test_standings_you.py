@@ -54,8 +54,8 @@ def element(page: str, tag: str, element_id: str) -> str:
 def test_a_member_finds_their_place_and_last_evening_at_the_top(client, people):
     page = standings_of(client, people["A"])
     assert element(page, "section", "your-standing") == (
-        "How you did You are 2nd of 4 ranked members, total +50. "
-        "Monday 12 January: −40, joint 2nd of 4."
+        "How you did You are 2nd of 4 ranked members, total +50 points. "
+        "Monday 12 January: −40 points, joint 2nd of 4."
     )
     # The latest evening's results come before the season picker and the board.
     latest = page.index('href="/standings/evening/"')
@@ -65,8 +65,8 @@ def test_a_member_finds_their_place_and_last_evening_at_the_top(client, people):
 def test_a_member_not_ranked_yet_and_one_who_has_not_played(client, people):
     page = standings_of(client, people["G"])
     assert element(page, "section", "your-standing") == (
-        "How you did You are not ranked yet: 1 session played, 2 needed. Total −20. "
-        "Monday 5 January: −20, joint 3rd of 8."
+        "How you did You are not ranked yet: 1 session played, 2 needed. Total −20 points. "
+        "Monday 5 January: −20 points, joint 3rd of 8."
     )
     client.logout()
     page = standings_of(client, people["N"])
@@ -79,12 +79,12 @@ def test_an_earlier_season_says_where_they_were_without_the_last_evening(client,
     with time_machine.travel(datetime.datetime(2027, 2, 1, tzinfo=datetime.UTC), tick=False):
         page = standings_of(client, people["B"], "?season=2026-01-01")
         assert element(page, "section", "your-standing") == (
-            "How you did You were 1st of 4 ranked members, total +90."
+            "How you did You were 1st of 4 ranked members, total +90 points."
         )
         page = client.get("/standings/").content.decode()
         assert element(page, "section", "your-standing") == (
             "How you did You have not played this season yet. "
-            "Monday 12 January 2026: +120, 1st of 4."
+            "Monday 12 January 2026: +120 points, 1st of 4."
         )
 
 
