@@ -23,6 +23,7 @@ from scoring.recording import Win
 
 WIND_CHOICES = list(WIND_WORDS.items())
 TOTAL_MESSAGE = f"The total must be a whole number from 0 to {MAX_TOTAL:,}."
+INVALID_CHOICE = "That answer is not one of those offered: choose one of them."
 UNIT_WORDS = {"points": ("point", "points"), "faan": ("faan", "faan"), "fan": ("fan", "fan")}
 
 
@@ -45,16 +46,18 @@ def item_words(item: dict) -> str:
 
 def _tile_button(face: Face, used_up: bool) -> str:
     number = format_html('<span class="face-number">{}</span>', face.number) if face.number else ""
+    shown, rest = face.caption
     return format_html(
         '<button type="submit" name="tap" value="{code}" id="tap-{code}" '
         'class="tile-button tile-{kind}"{disabled}><span class="face-glyph" aria-hidden="true">'
-        '{number}{glyph}</span><span class="face-label">{label}{gone}</span></button>',
+        '{number}{glyph}</span><span class="face-label">{shown}{rest}{gone}</span></button>',
         code=face.code,
         kind=face.kind,
         disabled=mark_safe(" disabled") if used_up else "",
         number=number,
         glyph=face.glyph,
-        label=face.label,
+        shown=shown,
+        rest=format_html('<span class="visually-hidden">{}</span>', rest) if rest else "",
         gone=mark_safe(' <span class="used-up">(all used)</span>') if used_up else "",
     )
 
@@ -71,12 +74,31 @@ class Preview:
 
     empty: bool = False
     to_choose: list[str] = field(default_factory=list)
-    error: str = ""
+    needs: int = 0  # tiles still to tap before the hand can be a winning one
+    status: str = ""  # how far the hand is, when nothing is wrong yet (needs more tiles)
+    error: str = ""  # what is wrong, in a player's words
+    reason: str = ""  # the engine's own message behind `error`, for the command line's users
     complete: bool = False  # the tiles make a winning hand (the score waits for choices)
     result: dict | None = None
     lines: list[tuple[str, str]] = field(default_factory=list)
     total: str = ""
     payments: list[str] = field(default_factory=list)
+
+    @property
+    def summary(self) -> str:
+        """How far the hand is, in a few words, for the summary kept in view on a phone."""
+        if self.empty:
+            return "no tiles yet"
+        if self.needs:
+            return f"needs {self.needs} more tile{'s' if self.needs > 1 else ''}"
+        if self.error:
+            return "cannot be scored yet: see The score"
+        if self.result:
+            below = "" if self.result["allowed"] else " (below the minimum)"
+            return f"{self.total}{below}"
+        if self.to_choose:
+            return f"still to choose {', '.join(self.to_choose)}"
+        return "a complete hand"
 
 
 class PickerForm(forms.Form):
@@ -99,6 +121,9 @@ class PickerForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        for form_field in self.fields.values():
+            if isinstance(form_field, forms.ChoiceField):
+                form_field.error_messages["invalid_choice"] = INVALID_CHOICE
         self.draft = Draft()
         self.notice = ""
         self.chosen_winning = ""
@@ -157,6 +182,14 @@ class PickerForm(forms.Form):
             missing.append("who discarded it" if won_by == "discard" else "whose kong was robbed")
         return missing
 
+    def tile_problem(self) -> str:
+        """What is wrong with the tiles that the picker sees itself (the count, a robbed
+        kong's tile held twice), in a player's words; "" when nothing is."""
+        _, problem = self.draft.count_problem()
+        if not problem and self.choice("won_by") == "robbing_kong":
+            problem = self.draft.robbed_kong_problem(self.winning_tile)
+        return problem
+
     def hand_fields(self) -> dict:
         """The contract's fields besides the tiles (subclasses add winds and discarder)."""
         fields = {"won_by": self.choice("won_by")}
@@ -199,6 +232,11 @@ class PracticeForm(PickerForm):
                 cleaned[name] = "E"
         if cleaned.get("won_by") not in Hand.DISCARDER_PAYS:
             cleaned["discarder"] = None
+        elif cleaned.get("discarder") and cleaned["discarder"] == cleaned["seat_wind"]:
+            self.add_error(
+                "discarder",
+                "The winner cannot also be the one who discarded: choose another player's wind.",
+            )
         return cleaned
 
     def __init__(self, *args, **kwargs):
