@@ -311,8 +311,7 @@ class Draft:
         if have < need:
             short = need - have
             return short, (
-                f"The hand has {have} tile{'s' if have != 1 else ''}: {rule}. "
-                f"Tap {short} more."
+                f"The hand has {have} tile{'s' if have != 1 else ''}: {rule}. Tap {short} more."
             )
         if have > need:
             held = Counter(self.concealed)

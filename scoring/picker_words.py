@@ -25,7 +25,9 @@ GENERAL = (
 _CODE = re.compile(r"\b(" + "|".join(code for code in CODES if code != "we") + r")\b")
 # What a player should never read: a field or value in quotes, an identifier with an
 # underscore, an empty value, a Python value, a tile code.
-DEVELOPER = re.compile(r"(?<!\w)'[^'\s]*'|\"[^\"]*\"|\b\w+_\w+\b|\bNone\b|[\[\]{}<>]|" + _CODE.pattern)
+DEVELOPER = re.compile(
+    r"(?<!\w)'[^'\s]*'|\"[^\"]*\"|\b\w+_\w+\b|\bNone\b|[\[\]{}<>]|" + _CODE.pattern
+)
 
 
 def _tiles_in_words(codes: str) -> str:
@@ -35,7 +37,9 @@ def _tiles_in_words(codes: str) -> str:
 # (engine message, the same in a player's words); tried in order, the first match is used.
 _TRANSLATIONS: tuple[tuple[re.Pattern, object], ...] = (
     (
-        re.compile(r"This is not a complete winning hand: the concealed tiles .* do not make (.+)\."),
+        re.compile(
+            r"This is not a complete winning hand: the concealed tiles .* do not make (.+)\."
+        ),
         lambda m: (
             "These tiles do not make a winning hand: the tiles in the hand, besides the "
             f"declared sets, do not make {m[1].replace(' (nor', ', nor').rstrip(')')}."
