@@ -19,6 +19,7 @@ from scoring.engine.rulesets.base import MAX_TOTAL
 from scoring.engine.tiles import WINDS
 from scoring.models import Hand
 from scoring.picker import FACES, ROWS, Draft, Face, PickerError
+from scoring.picker_words import item_in_words
 from scoring.recording import Win
 
 WIND_CHOICES = list(WIND_WORDS.items())
@@ -259,7 +260,7 @@ def result_preview(preview: Preview, result: Result, unit: str, payments: list[s
     data = result.to_dict()
     preview.complete = True
     preview.result = data
-    preview.lines = [(item["name"], item_words(item)) for item in data["breakdown"]]
+    preview.lines = [(item_in_words(item["name"]), item_words(item)) for item in data["breakdown"]]
     preview.total = _amount(data["total"], unit)
     preview.payments = payments
     return preview

@@ -81,6 +81,23 @@ _TRANSLATIONS: tuple[tuple[re.Pattern, object], ...] = (
 )
 
 
+def item_in_words(name: str) -> str:
+    """A score item's name with its tiles by label: "Pair of dragons (dr)" -> "Pair of
+    dragons (Red dragon)"; "Exposed chow (b1 b2 b3)" -> "... (1, 2, 3 Bamboo)"."""
+
+    def labels(match: re.Match) -> str:
+        codes = match[1].split()
+        if not all(code in FACES for code in codes):
+            return match[0]
+        faces = [FACES[code] for code in codes]
+        if len(faces) > 1 and all(f.number and f.kind == faces[0].kind for f in faces):
+            suit = faces[0].label.split(" ", 1)[1]
+            return f"({', '.join(f.number for f in faces)} {suit})"
+        return f"({', '.join(f.label for f in faces)})"
+
+    return re.sub(r"\(([^()]*)\)", labels, name)
+
+
 def in_words(message: str) -> str:
     """`message` (the engine's or a rule's refusal) as a player should read it: known
     refusals rewritten, rule sets by their names, tiles by their labels; anything still

@@ -13,6 +13,7 @@ from scoring.engine import get_ruleset, score, score_json
 from scoring.engine.random_hands import random_hand
 from scoring.models import Hand
 from scoring.picker import steps_for
+from scoring.picker_words import item_in_words
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -69,7 +70,7 @@ def test_the_contract_hand_is_scored_item_by_item(member_client, club):
     expected = score(CONTRACT_HAND, "classical")
     assert response.context["preview"].result == expected.to_dict()
     for item in expected.breakdown:
-        assert item.name in html
+        assert item_in_words(item.name) in html
     assert "136 points" in html
     assert "South receives 272" in html and "North pays 272" in html
     assert not Hand.objects.exists()
@@ -116,7 +117,7 @@ def test_the_pickers_score_is_the_engines_for_the_same_hand(member_client, club,
         assert preview.result == expected
         html = unescape(response.content.decode())
         for item in expected["breakdown"]:
-            assert item["name"] in html
+            assert item_in_words(item["name"]) in html
     else:
         # Refused as the engine refuses it, said in a player's words.
         assert preview.result is None and preview.error
