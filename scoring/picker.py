@@ -52,11 +52,10 @@ class Face:
     kind: str  # CSS family: bamboo, characters, dots, wind, dragon, flower, season
 
     @property
-    def caption(self) -> tuple[str, str]:
-        """The label as printed on a tile at body-text size, and the rest of it (read out,
-        not printed): a flower's or season's name does not fit a tile and scores nothing."""
-        shown, colon, rest = self.label.partition(":")
-        return (shown, colon + rest) if colon else (self.label, "")
+    def caption(self) -> str:
+        """The label as printed on a tile at body-text size: "Flower 3", not "Flower 3:
+        Chrysanthemum" (the name does not fit a tile and scores nothing)."""
+        return self.label.partition(":")[0]
 
 
 def _face(tile: int) -> Face:
