@@ -47,19 +47,14 @@ def item_words(item: dict) -> str:
 
 def _tile_button(face: Face, used_up: bool) -> str:
     number = format_html('<span class="face-number">{}</span>', face.number) if face.number else ""
-    gone = " (all used)" if used_up else ""
-    # A caption shorter than the label (a flower's name does not fit a tile) leaves the
-    # whole label to the button's name, which starts with the caption.
-    name = format_html(' aria-label="{}{}"', face.label, gone) if face.caption != face.label else ""
     return format_html(
         '<button type="submit" name="tap" value="{code}" id="tap-{code}" '
-        'class="tile-button tile-{kind}"{disabled}{name}><span class="face-glyph" '
+        'class="tile-button tile-{kind}"{disabled}><span class="face-glyph" '
         'aria-hidden="true">{number}{glyph}</span><span class="face-label">{caption}{gone}'
         "</span></button>",
         code=face.code,
         kind=face.kind,
         disabled=mark_safe(" disabled") if used_up else "",
-        name=name,
         number=number,
         glyph=face.glyph,
         caption=face.caption,

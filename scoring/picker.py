@@ -53,9 +53,9 @@ class Face:
 
     @property
     def caption(self) -> str:
-        """The label as printed on a tile at body-text size: "Flower 3", not "Flower 3:
-        Chrysanthemum" (the name does not fit a tile and scores nothing)."""
-        return self.label.partition(":")[0]
+        """The label as printed on a tile at body-text size: a word too long for a tile
+        may break at a soft hyphen ("Chrysan-themum"), which a screen reader never reads."""
+        return self.label.replace("Chrysanthemum", "Chrysan\u00adthemum")
 
 
 def _face(tile: int) -> Face:

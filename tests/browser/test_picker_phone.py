@@ -79,6 +79,11 @@ def test_the_hand_so_far_stays_in_view_while_the_lower_rows_are_tapped(
     for label in ["1 Bamboo", "2 Bamboo", "3 Bamboo", "5 Characters", "5 Characters"]:
         tap(page, label)
     expect(summary).to_contain_text("5 tiles: needs 9 more tiles")
+    # Half way down the tiles, the summary is stuck to the foot of the screen.
+    page.locator("#tap-we").scroll_into_view_if_needed()
+    box = summary.bounding_box()
+    assert abs(box["y"] + box["height"] - SIZES[size]["height"]) < 2
+    page.screenshot(path=SHOTS / f"{size}-2-middle-rows.png")
     # The last row: the summary is on screen, below the tiles being tapped, and follows them.
     seasons = page.get_by_role("group", name="Seasons")
     page.locator("#tap-s4").scroll_into_view_if_needed()
@@ -87,11 +92,12 @@ def test_the_hand_so_far_stays_in_view_while_the_lower_rows_are_tapped(
     expect(summary).to_contain_text("5 tiles: needs 9 more tiles")
     tap(page, "Season 3: Autumn")
     tap(page, "Flower 3: Chrysanthemum")
+    expect(summary.locator(".tile-flower")).to_have_count(1)  # the answer is in
     expect(summary).to_contain_text("5 tiles: needs 9 more tiles")
     assert in_view(page, summary)
     last = seasons.get_by_role("button").last.bounding_box()
     assert last["y"] + last["height"] <= summary.bounding_box()["y"] + 1  # tiles not covered
-    page.screenshot(path=SHOTS / f"{size}-2-lower-rows.png")
+    page.screenshot(path=SHOTS / f"{size}-3-lower-rows.png")
     found += problems(page, f"{size} lower rows")
 
     for label in ["5 Characters", "7 Dots", "8 Dots", "9 Dots", "Red dragon", "Red dragon"]:
@@ -103,6 +109,7 @@ def test_the_hand_so_far_stays_in_view_while_the_lower_rows_are_tapped(
     expect(summary).to_contain_text("points")
     page.locator("#tap-s4").scroll_into_view_if_needed()
     assert in_view(page, summary)
+    page.screenshot(path=SHOTS / f"{size}-4-scored.png")
     found += problems(page, f"{size} scored")
     assert not found, "\n".join(found)
 
@@ -135,7 +142,7 @@ def test_a_refusal_at_a_table_is_in_plain_words(live_server, browser, transactio
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator(".picker-save .error-text")).to_contain_text("Before saving, choose")
     preview.scroll_into_view_if_needed()
-    page.screenshot(path=SHOTS / f"{size}-3-refusal.png")
+    page.screenshot(path=SHOTS / f"{size}-5-refusal.png")
     found = problems(page, f"{size} refusal")
     assert not found, "\n".join(found)
 
@@ -156,6 +163,6 @@ def test_chart_labels_are_never_smaller_than_the_text(live_server, browser, tran
     assert shown > 0 if size == "tablet" else shown == 0  # a phone has the table for figures
     expect(page.get_by_role("table", name="result each session")).to_be_visible()
     chart.scroll_into_view_if_needed()
-    page.screenshot(path=SHOTS / f"{size}-4-chart.png")
+    page.screenshot(path=SHOTS / f"{size}-6-chart.png")
     small = page.evaluate(SMALL_TEXT)
     assert not small, small

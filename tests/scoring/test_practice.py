@@ -56,7 +56,7 @@ def test_any_member_sees_the_empty_picker(member_client):
         "Flower 1: Plum",
         "Season 4: Winter",
     ):
-        assert label in html  # printed, or a button's name (a flower's name is not printed)
+        assert label in html.replace("\u00ad", "")  # a long word may break at a soft hyphen
     assert "Tap the tiles below" in html
 
 
