@@ -166,3 +166,14 @@ def test_chart_labels_are_never_smaller_than_the_text(live_server, browser, tran
     page.screenshot(path=SHOTS / f"{size}-6-chart.png")
     small = page.evaluate(SMALL_TEXT)
     assert not small, small
+    overlapping = chart.locator("text").evaluate_all("""ts => {
+      const boxes = ts.filter(t => getComputedStyle(t).display !== 'none')
+        .map(t => [t.textContent, t.getBoundingClientRect()]);
+      const hits = [];
+      for (const [i, [a, p]] of boxes.entries())
+        for (const [b, q] of boxes.slice(i + 1))
+          if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom)
+            hits.push(`${a} / ${b}`);
+      return hits;
+    }""")
+    assert not overlapping, overlapping
