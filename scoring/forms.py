@@ -66,6 +66,20 @@ def _tile_button(face: Face, used_up: bool) -> str:
 TILE_BUTTONS = {
     code: {used: _tile_button(face, used) for used in (False, True)} for code, face in FACES.items()
 }
+# Every tile small (its glyph and number: the words are beside it), for the hand so far.
+MINI_TILES = {
+    code: format_html(
+        '<span class="mini-tile tile-{}"><span class="face-glyph">{}{}</span></span>',
+        face.kind,
+        format_html('<span class="face-number">{}</span>', face.number) if face.number else "",
+        face.glyph,
+    )
+    for code, face in FACES.items()
+}
+
+
+def mini_tiles(faces: list[Face]) -> str:
+    return mark_safe("".join(MINI_TILES[face.code] for face in faces))
 
 
 @dataclass
@@ -158,6 +172,15 @@ class PickerForm(forms.Form):
     @property
     def winning_tile(self) -> str | None:
         return self.draft.winning_tile(self.chosen_winning)
+
+    def hand_tiles(self) -> str:
+        """The concealed tiles, small, sorted (HTML)."""
+        return mini_tiles(self.draft.hand_faces())
+
+    def summary_tiles(self) -> list[str]:
+        """Every tile of the hand, small, in groups (HTML each): the concealed tiles, each
+        declared set, the flowers and seasons."""
+        return [mini_tiles(group) for group in self.draft.summary_groups()]
 
     def rows(self) -> list[tuple[str, str]]:
         """Each row's title and its tile buttons' HTML (a used-up tile greyed out)."""
