@@ -316,7 +316,8 @@ class Draft:
             held = Counter(self.concealed)
             four = [FACES[CODES[t]].label for t, n in sorted(held.items()) if n == 4]
             hint = (
-                f" Four {four[0]} count as a kong only when declared: tap the kong button."
+                f" Four {four[0]} count as a kong only when declared: the button to declare"
+                " it shows when the fourth is tapped."
                 if four
                 else ""
             )
