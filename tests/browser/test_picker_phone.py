@@ -17,7 +17,7 @@ from tests.games.helpers import one_named_table
 from tests.scoring.test_picker_words import developer_speak
 
 SIZES = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 1024, "height": 768}}
-SHOTS = Path("test-results/picker")
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "picker"
 
 # Text smaller than the page's body text (1rem), with where it is: every element that shows
 # text of its own; an SVG's text at the size it is drawn (its font size times the scale).
