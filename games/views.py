@@ -32,6 +32,7 @@ from games.start import CannotStart, end_evening, start_play
 from scoring import recording, table_rules
 from scoring.engine import EngineError
 from scoring.models import Hand
+from scoring.picker_words import in_words
 from scoring.views.practice import PICKER_BODY, picker_preview
 from scoring.views.scoresheets import may_correct
 
@@ -612,8 +613,11 @@ def _full_hand(request, match, ended: bool = False):
         save_error = evening_ended_message(match, _Sent(f"hand {number}"))
     elif "save" in request.POST:
         missing = form.missing()
+        tile_problem = form.tile_problem()
         if missing or form.draft.is_empty:
             save_error = f"Before saving, choose {', '.join(missing or ['the tiles'])}."
+        elif tile_problem:
+            save_error = tile_problem
         else:
             win = form.full_win()
             try:
@@ -623,7 +627,7 @@ def _full_hand(request, match, ended: bool = False):
                     return _to_table(request, match, f"Hand {number} is saved.")
                 save_error = str(error)
             except recording.RecordingError as error:
-                save_error = str(error)
+                save_error = in_words(str(error))
             else:
                 match.refresh_from_db()
                 return _to_table(

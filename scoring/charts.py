@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 WIDTH, HEIGHT = 640, 300
-MARGIN_TOP, MARGIN_BOTTOM, MARGIN_X = 36, 44, 12
+MARGIN_TOP, MARGIN_BOTTOM, MARGIN_X = 36, 56, 12  # room for a loss's figure above the dates
 
 
 @dataclass

@@ -19,10 +19,12 @@ from scoring.engine.rulesets.base import MAX_TOTAL
 from scoring.engine.tiles import WINDS
 from scoring.models import Hand
 from scoring.picker import FACES, ROWS, Draft, Face, PickerError
+from scoring.picker_words import item_in_words
 from scoring.recording import Win
 
 WIND_CHOICES = list(WIND_WORDS.items())
 TOTAL_MESSAGE = f"The total must be a whole number from 0 to {MAX_TOTAL:,}."
+INVALID_CHOICE = "That answer is not one of those offered: choose one of them."
 UNIT_WORDS = {"points": ("point", "points"), "faan": ("faan", "faan"), "fan": ("fan", "fan")}
 
 
@@ -47,14 +49,15 @@ def _tile_button(face: Face, used_up: bool) -> str:
     number = format_html('<span class="face-number">{}</span>', face.number) if face.number else ""
     return format_html(
         '<button type="submit" name="tap" value="{code}" id="tap-{code}" '
-        'class="tile-button tile-{kind}"{disabled}><span class="face-glyph" aria-hidden="true">'
-        '{number}{glyph}</span><span class="face-label">{label}{gone}</span></button>',
+        'class="tile-button tile-{kind}"{disabled}><span class="face-glyph" '
+        'aria-hidden="true">{number}{glyph}</span><span class="face-label">{caption}{gone}'
+        "</span></button>",
         code=face.code,
         kind=face.kind,
         disabled=mark_safe(" disabled") if used_up else "",
         number=number,
         glyph=face.glyph,
-        label=face.label,
+        caption=face.caption,
         gone=mark_safe(' <span class="used-up">(all used)</span>') if used_up else "",
     )
 
@@ -63,6 +66,20 @@ def _tile_button(face: Face, used_up: bool) -> str:
 TILE_BUTTONS = {
     code: {used: _tile_button(face, used) for used in (False, True)} for code, face in FACES.items()
 }
+# Every tile small (its glyph and number: the words are beside it), for the hand so far.
+MINI_TILES = {
+    code: format_html(
+        '<span class="mini-tile tile-{}"><span class="face-glyph">{}{}</span></span>',
+        face.kind,
+        format_html('<span class="face-number">{}</span>', face.number) if face.number else "",
+        face.glyph,
+    )
+    for code, face in FACES.items()
+}
+
+
+def mini_tiles(faces: list[Face]) -> str:
+    return mark_safe("".join(MINI_TILES[face.code] for face in faces))
 
 
 @dataclass
@@ -71,12 +88,31 @@ class Preview:
 
     empty: bool = False
     to_choose: list[str] = field(default_factory=list)
-    error: str = ""
+    needs: int = 0  # tiles still to tap before the hand can be a winning one
+    status: str = ""  # how far the hand is, when nothing is wrong yet (needs more tiles)
+    error: str = ""  # what is wrong, in a player's words
+    reason: str = ""  # the engine's own message behind `error`, for the command line's users
     complete: bool = False  # the tiles make a winning hand (the score waits for choices)
     result: dict | None = None
     lines: list[tuple[str, str]] = field(default_factory=list)
     total: str = ""
     payments: list[str] = field(default_factory=list)
+
+    @property
+    def summary(self) -> str:
+        """How far the hand is, in a few words, for the summary kept in view on a phone."""
+        if self.empty:
+            return "no tiles yet"
+        if self.needs:
+            return f"needs {self.needs} more tile{'s' if self.needs > 1 else ''}"
+        if self.error:
+            return "cannot be scored yet: see The score"
+        if self.result:
+            below = "" if self.result["allowed"] else " (below the minimum)"
+            return f"{self.total}{below}"
+        if self.to_choose:
+            return f"still to choose {', '.join(self.to_choose)}"
+        return "a complete hand"
 
 
 class PickerForm(forms.Form):
@@ -99,6 +135,9 @@ class PickerForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        for form_field in self.fields.values():
+            if isinstance(form_field, forms.ChoiceField):
+                form_field.error_messages["invalid_choice"] = INVALID_CHOICE
         self.draft = Draft()
         self.notice = ""
         self.chosen_winning = ""
@@ -134,6 +173,15 @@ class PickerForm(forms.Form):
     def winning_tile(self) -> str | None:
         return self.draft.winning_tile(self.chosen_winning)
 
+    def hand_tiles(self) -> str:
+        """The concealed tiles, small, sorted (HTML)."""
+        return mini_tiles(self.draft.hand_faces())
+
+    def summary_tiles(self) -> list[str]:
+        """Every tile of the hand, small, in groups (HTML each): the concealed tiles, each
+        declared set, the flowers and seasons."""
+        return [mini_tiles(group) for group in self.draft.summary_groups()]
+
     def rows(self) -> list[tuple[str, str]]:
         """Each row's title and its tile buttons' HTML (a used-up tile greyed out)."""
         gone = self.draft.used_up()
@@ -156,6 +204,14 @@ class PickerForm(forms.Form):
         elif won_by in Hand.DISCARDER_PAYS and self.choice("discarder") in (None, ""):
             missing.append("who discarded it" if won_by == "discard" else "whose kong was robbed")
         return missing
+
+    def tile_problem(self) -> str:
+        """What is wrong with the tiles that the picker sees itself (the count, a robbed
+        kong's tile held twice), in a player's words; "" when nothing is."""
+        _, problem = self.draft.count_problem()
+        if not problem and self.choice("won_by") == "robbing_kong":
+            problem = self.draft.robbed_kong_problem(self.winning_tile)
+        return problem
 
     def hand_fields(self) -> dict:
         """The contract's fields besides the tiles (subclasses add winds and discarder)."""
@@ -199,6 +255,11 @@ class PracticeForm(PickerForm):
                 cleaned[name] = "E"
         if cleaned.get("won_by") not in Hand.DISCARDER_PAYS:
             cleaned["discarder"] = None
+        elif cleaned.get("discarder") and cleaned["discarder"] == cleaned["seat_wind"]:
+            self.add_error(
+                "discarder",
+                "The winner cannot also be the one who discarded: choose another player's wind.",
+            )
         return cleaned
 
     def __init__(self, *args, **kwargs):
@@ -221,7 +282,7 @@ def result_preview(preview: Preview, result: Result, unit: str, payments: list[s
     data = result.to_dict()
     preview.complete = True
     preview.result = data
-    preview.lines = [(item["name"], item_words(item)) for item in data["breakdown"]]
+    preview.lines = [(item_in_words(item["name"]), item_words(item)) for item in data["breakdown"]]
     preview.total = _amount(data["total"], unit)
     preview.payments = payments
     return preview

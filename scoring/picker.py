@@ -51,6 +51,12 @@ class Face:
     label: str  # "3 Bamboo", "East wind", "Flower 1: Plum"
     kind: str  # CSS family: bamboo, characters, dots, wind, dragon, flower, season
 
+    @property
+    def caption(self) -> str:
+        """The label as printed on a tile at body-text size: a word too long for a tile
+        may break at a soft hyphen ("Chrysan-themum"), which a screen reader never reads."""
+        return self.label.replace("Chrysanthemum", "Chrysan\u00adthemum")
+
 
 def _face(tile: int) -> Face:
     code = CODES[tile]
@@ -159,7 +165,7 @@ class Draft:
         kind, _, code = step.rpartition("-")
         tile = _TILE_BY_CODE.get(code)
         if tile is None or kind not in ("", *_MELD_KINDS):
-            raise PickerError(f"'{step[:20]}' is not a tile or a set the picker knows.")
+            raise PickerError("That tap was not a tile the picker knows: tap a tile below.")
         if kind:
             self._declare(kind, tile)
         elif tile in BONUS_TILES:
@@ -191,7 +197,8 @@ class Draft:
         else:
             need = 3 if kind == "pong" else 4
             if held[tile] < need:
-                raise PickerError(f"Tap {label} {need} times first, then declare the {kind}.")
+                what = "concealed kong" if kind == "ckong" else kind
+                raise PickerError(f"Tap {label} {need} times first, then declare the {what}.")
             new = Meld("kong" if kind == "ckong" else kind, tile, concealed=kind == "ckong")
             taken = [tile] * need
         self._remove(taken)
@@ -246,6 +253,13 @@ class Draft:
         """The concealed tiles, sorted as a player arranges them."""
         return [FACES[CODES[t]] for t in sorted(self.concealed)]
 
+    def summary_groups(self) -> list[list[Face]]:
+        """Every tile of the hand, small, for the summary kept in view: the concealed tiles,
+        each declared set, then the flowers and seasons."""
+        groups = [self.hand_faces()] if self.concealed else []
+        groups += [[FACES[CODES[t]] for t in meld.tiles] for meld in self.melds]
+        return groups + ([self.bonus_faces()] if self.bonus else [])
+
     def bonus_faces(self) -> list[Face]:
         return [FACES[CODES[t]] for t in sorted(self.bonus)]
 
@@ -265,6 +279,66 @@ class Draft:
     @property
     def tile_count(self) -> int:
         return len(self.concealed) + sum(len(m.tiles) for m in self.melds)
+
+    @property
+    def tiles_needed(self) -> int:
+        """The tiles a winning hand of these sets has: 14, and one more per declared kong
+        (flowers and seasons aside)."""
+        return 14 + sum(1 for m in self.melds if m.kind == "kong")
+
+    def hand_words(self) -> str:
+        """The concealed tiles in words, by suit: "Bamboo 1, 2, 3; Red dragon ×2"."""
+        groups: list[str] = []
+        for title, codes in ROWS[:3]:
+            numbers = [FACES[CODES[t]].number for t in sorted(self.concealed) if CODES[t] in codes]
+            if numbers:
+                groups.append(f"{title} {', '.join(numbers)}")
+        for tile, count in sorted(Counter(t for t in self.concealed if t >= 27).items()):
+            groups.append(FACES[CODES[tile]].label + (f" ×{count}" if count > 1 else ""))
+        return "; ".join(groups)
+
+    def count_problem(self) -> tuple[int, str]:
+        """(tiles still to tap, what is wrong with the count in a player's words): (0, "")
+        when the count is right for a winning hand."""
+        have, need = self.tile_count, self.tiles_needed
+        kongs = need - 14
+        rule = (
+            f"a winning hand with {kongs} kong{'s' if kongs > 1 else ''} has {need}"
+            if kongs
+            else "a winning hand has 14 (one more for each kong)"
+        )
+        if have < need:
+            short = need - have
+            return short, (
+                f"The hand has {have} tile{'s' if have != 1 else ''}: {rule}. Tap {short} more."
+            )
+        if have > need:
+            held = Counter(self.concealed)
+            four = [FACES[CODES[t]].label for t, n in sorted(held.items()) if n == 4]
+            hint = (
+                f" Four {four[0]} count as a kong only when declared: the button to declare"
+                " it shows when the fourth is tapped."
+                if four
+                else ""
+            )
+            return 0, (
+                f"The hand has {have} tiles: {rule}. "
+                f"Undo {have - need} tile{'s' if have - need > 1 else ''}.{hint}"
+            )
+        return 0, ""
+
+    def robbed_kong_problem(self, winning: str | None) -> str:
+        """Robbing a kong: the winning tile came from another player's kong, so the hand
+        holds it once only. What is wrong in a player's words, or ""."""
+        tile = _TILE_BY_CODE.get(winning or "")
+        if tile is None or self.used(tile) == 1:
+            return ""
+        label = FACES[CODES[tile]].label
+        return (
+            f"Robbing a kong: the winning tile, {label}, is the one another player added to "
+            f"their pong, so the hand holds only one {label}, not {self.used(tile)}. Choose "
+            "the tile that completed the hand, or how it was won."
+        )
 
     def contract(self, winning: str | None, **fields) -> dict:
         """The hand in the engine contract's JSON; `fields` are how it was won and the winds."""

@@ -20,6 +20,7 @@ from scoring.engine.cli import MAX_LINE_BYTES, answer_one
 from scoring.engine.rulesets import RULESET_NAMES
 from scoring.engine.tiles import WINDS
 from scoring.forms import PickerForm, PracticeForm, Preview, result_preview
+from scoring.picker_words import in_words
 from scoring.rules import club_ruleset
 
 PRACTICE = "scoring/practice.html"
@@ -29,12 +30,20 @@ JSON_TYPES = ("application/json",)
 
 def picker_preview(form: PickerForm, hand_fields: dict, score) -> Preview:
     """What the picker shows for the hand built so far. `score(hand)` returns (result,
-    payment lines) or raises EngineError. While something is still to be chosen, the tiles
-    alone are checked (as a self-drawn hand) so what is wrong with them shows at once."""
+    payment lines) or raises EngineError. The picker's own checks come first (the tile
+    count, robbing a kong); while something is still to be chosen, the tiles alone are
+    checked (as a self-drawn hand) so what is wrong with them shows at once. Every refusal
+    is in a player's words (the engine's own message is kept in `reason`)."""
     draft = form.draft
     if draft.is_empty:
         return Preview(empty=True)
     missing = form.missing()
+    short, status = draft.count_problem()
+    if short:
+        return Preview(needs=short, status=status, to_choose=missing)
+    problem = form.tile_problem()
+    if problem:
+        return Preview(error=problem, to_choose=missing)
     if missing:
         hand_fields = {k: v for k, v in hand_fields.items() if k not in ("discarder", "first_turn")}
         hand_fields["won_by"] = "wall"
@@ -42,7 +51,7 @@ def picker_preview(form: PickerForm, hand_fields: dict, score) -> Preview:
     try:
         result, payments, unit = score(hand)
     except EngineError as error:
-        return Preview(error=str(error), to_choose=missing)
+        return Preview(error=in_words(str(error)), reason=str(error), to_choose=missing)
     if missing:
         return Preview(complete=True, to_choose=missing)
     return result_preview(Preview(), result, unit, payments)

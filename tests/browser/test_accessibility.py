@@ -134,7 +134,7 @@ def test_member_and_public_pages_pass_axe_and_have_big_targets(
     problems += problems_on(page, base + "/club/tables/last-week/")  # last week's seating
     problems += problems_on(page, base + "/scoring/practice/")
     page.locator(".picker-tiles").get_by_role("button", name="East wind", exact=True).click()
-    expect(page.locator(".picker-error")).to_be_visible()
+    expect(page.locator(".picker-status")).to_be_visible()
     problems += problems_here(page, base + "/scoring/practice/ (a hand being built)")
     member = Member.objects.get(user__username=MEMBER_LOGIN[0])
     for path in ["/standings/", "/standings/evening/", f"/standings/members/{member.pk}/"]:

@@ -49,10 +49,10 @@ def test_a_member_sees_how_they_did_on_a_phone_with_no_tap(live_server, browser,
     evening = page.locator("#your-last-evening")
     season = page.locator("#your-season")
     expect(evening).to_have_text(
-        re.compile(r"^\s*Last \w+, \d+ \w+\s+[+−]?\d+, (joint )?\d+\w\w of \d+\s*$")
+        re.compile(r"^\s*Last \w+, \d+ \w+\s+[+−]?\d+ (points|chips), (joint )?\d+\w\w of \d+\s*$")
     )
     expect(season).to_have_text(
-        re.compile(r"^\s*This season \(.+\)\s+(joint )?\d+\w\w of \d+ ranked, total [+−]?\d+\s*$")
+        re.compile(r"^\s*This season \(.+\)\s+(joint )?\d+\w\w of \d+ ranked, total [+−]?\d+ (points|chips)\s*$")
     )
     assert in_first_screen(season, PHONE), "the season place is below the first screen"
     shot(page, "phone-home")

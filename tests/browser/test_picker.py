@@ -8,6 +8,7 @@ from club.roles import make_coordinator
 from games.start import start_play
 from scoring.engine import score
 from scoring.models import Hand
+from scoring.picker_words import item_in_words
 from tests.browser.helpers import focus_by_tab, log_in
 from tests.factories import MemberFactory, UserFactory
 from tests.games.helpers import one_named_table
@@ -75,7 +76,7 @@ def test_tap_out_a_full_hand_on_a_tablet_and_see_its_score_before_saving(
     preview = page.locator("#picker-preview")
     expect(preview.locator(".breakdown-total")).to_have_text("136 points")
     for item in expected.breakdown:
-        expect(preview).to_contain_text(item.name)
+        expect(preview).to_contain_text(item_in_words(item.name))
     expect(preview).to_contain_text("Betty receives 272")
     expect(preview).to_contain_text("Dot pays 272")
     assert not Hand.objects.exists()  # seen before saving
