@@ -1,6 +1,7 @@
 """What a person at the table sees when the club's computer is briefly gone: a save that
-gets no answer, or the 503 page, says so beside the form in words, keeps the entries, and
-pressing the button again saves once. The check-in button shows "here" only when the
+gets no answer, or the 503 page, says so at the button itself ("Saving…", then "Not saved –
+press again") with the words beside it, keeps the entries, and pressing the button again
+saves once. The check-in button shows "here" only when the
 server said so."""
 
 import re
@@ -70,19 +71,41 @@ def expect_entries_kept(page):
 
 
 WIN_URL = re.compile(r"/tables/1/win/$")
+UNSAVED = "Not saved – press again"
+
+# Every text the Save button shows, in order, from the moment it is pressed.
+WATCH_SAVE = """() => {
+  window.saveSaid = [];
+  const save = document.querySelector("#win-form .save-button");
+  new MutationObserver(() => window.saveSaid.push(save.textContent))
+    .observe(save, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def expect_beside_save(page, alert):
+    """The message is right after Save's row, in view with the button."""
+    expect(page.locator("#win-form .save-row + .connection-lost")).to_have_count(1)
+    expect(alert).to_be_in_viewport()
+    expect(page.locator("#win-form .save-button")).to_be_in_viewport()
 
 
 def test_a_save_without_an_answer_says_so_keeps_the_entries_and_saves_once(table_page):
     page, match = table_page
     fill_win(page)
-    save = page.get_by_role("button", name="Save hand 1")
+    save = page.locator("#win-form .save-button")
+    expect(save).to_have_text("Save hand 1")
+    page.evaluate(WATCH_SAVE)
 
-    # The connection drops before the server has the hand.
+    # The connection drops before the server has the hand: the button says "Saving…" at
+    # once, then that it was not saved, with the message beside it.
     page.route(WIN_URL, lambda route: route.abort("connectionreset"))
     save.click()
     alert = page.get_by_role("alert").filter(has_text=LOST)
     expect(alert).to_be_visible()
-    expect(alert).to_contain_text("Your entries are kept — press “Save hand 1” again.")
+    expect(alert).to_contain_text("Your entries are kept — press the button again.")
+    expect(save).to_have_text(UNSAVED)
+    assert page.evaluate("window.saveSaid") == ["Saving…", UNSAVED]
+    expect_beside_save(page, alert)
     expect_entries_kept(page)
     assert not Hand.objects.filter(match=match).exists()
 
@@ -95,8 +118,10 @@ def test_a_save_without_an_answer_says_so_keeps_the_entries_and_saves_once(table
     save.click()
     alert = page.get_by_role("alert").filter(has_text=RESTARTING)
     expect(alert).to_contain_text("The scores are safe")
-    expect(alert).to_contain_text("press “Save hand 1” again in a minute")
+    expect(alert).to_contain_text("press the button again in a minute")
+    expect(save).to_have_text(UNSAVED)
     expect(page.get_by_role("alert").filter(has_text=LOST)).to_have_count(0)  # one box
+    expect_beside_save(page, alert)
     expect_entries_kept(page)
     assert not Hand.objects.filter(match=match).exists()
 
@@ -145,7 +170,7 @@ def test_a_save_whose_answer_was_lost_is_not_saved_twice(table_page):
     assert Hand.objects.filter(match=match).count() == 1
 
     page.unroute(WIN_URL)
-    page.get_by_role("button", name="Save hand 1").click()
+    page.get_by_role("button", name=UNSAVED).click()
     expect(page.get_by_role("status").filter(has_text="Hand 1 is saved.")).to_be_visible()
     expect(page.locator(".board-hand")).to_have_text("Hand 2")
     expect(page.locator(".connection-lost")).to_have_count(0)
