@@ -115,13 +115,16 @@
     start(root);
     showAnswer(root);
   });
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () {
-      start(document);
-      showAnswer(document);
-    });
-  } else {
+  // The page itself: once htmx has set up its forms (htmx:load on the body; this file may
+  // run before htmx's), so that the restored entries' preview is asked for.
+  function boot() {
     start(document);
     showAnswer(document);
   }
+  document.addEventListener("htmx:load", function (event) {
+    if (event.target === document.body) boot();
+  });
+  window.addEventListener("load", function () {
+    if (!window.htmx) boot();
+  });
 })();
