@@ -63,7 +63,9 @@ def _how_choices() -> list[tuple[str, str]]:
         choices.append(
             (
                 value,
-                format_html('<span class="how-main">{}</span> <span class="how-more">{}</span>', main, more)
+                format_html(
+                    '<span class="how-main">{}</span> <span class="how-more">{}</span>', main, more
+                )
                 if more
                 else label,
             )

@@ -68,9 +68,12 @@
     if (changed) changed.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
-  function showAnswer(root) {
+  // `focus`: after an answer replaced the form, the focus (on the button pressed) would be
+  // lost; on the answer it is read out, and Tab goes on from there.
+  function showAnswer(root, focus) {
     var answer = root.querySelector("[data-answer]");
     if (!answer) return;
+    if (focus) answer.focus({ preventScroll: true });
     var box = answer.getBoundingClientRect();
     if (box.top < 0 || box.bottom > window.innerHeight) {
       answer.scrollIntoView({ block: "nearest" });
@@ -113,13 +116,13 @@
     var root = document.getElementById("table-play");
     if (!root || !target || target.id !== "table-play") return;
     start(root);
-    showAnswer(root);
+    showAnswer(root, true);
   });
   // The page itself: once htmx has set up its forms (htmx:load on the body; this file may
   // run before htmx's), so that the restored entries' preview is asked for.
   function boot() {
     start(document);
-    showAnswer(document);
+    showAnswer(document, false);
   }
   document.addEventListener("htmx:load", function (event) {
     if (event.target === document.body) boot();

@@ -3,7 +3,10 @@ who deals, the tallies and the whole quick-entry form down to Save are in the fi
 without scrolling, whatever the number of hands played; a quick win is a handful of taps;
 after a save, "Hand N saved" is in view beside the next form's Save.
 
-Run with -s to print the figures (the README quotes them)."""
+Run with -s to print the figures (the README quotes them). Screenshots of each step are
+left in test-results/table-fits/."""
+
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -21,6 +24,7 @@ pytestmark = pytest.mark.skipif(
 )
 SIZES = {"tablet": {"width": 1024, "height": 768}, "phone": {"width": 390, "height": 844}}
 NAMES = ["Ann", "Betty", "Queenie", "Dot"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "table-fits"
 
 BOX = "el => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; }"
 
@@ -88,6 +92,9 @@ def test_the_form_is_in_the_first_screen_whatever_the_hands_played(table_at, siz
     form = page.locator("#win-form")
     expect(page.locator(".board-hand")).to_have_text(f"Hand {hand}")
     assert page.evaluate("window.scrollY") == 0
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / f"{size}-hand-{hand}"
+    page.screenshot(path=f"{shot}-1-open.png")
 
     # Everything needed to record the hand, on the first screen, the page not scrolled.
     parts = {
@@ -122,6 +129,7 @@ def test_the_form_is_in_the_first_screen_whatever_the_hands_played(table_at, siz
     assert scrolled < header, f"the page moved {scrolled} px to show the discarder and Save"
     expect_in_first_screen(page, "who won", form.get_by_role("group", name="Who won?"), height)
     discard_save = expect_in_first_screen(page, "Save, after a win on a discard", save, height)
+    page.screenshot(path=f"{shot}-2-entered.png")
     save.click()
     taps += 1
 
@@ -131,6 +139,7 @@ def test_the_form_is_in_the_first_screen_whatever_the_hands_played(table_at, siz
     expect(page.locator(".board-hand")).to_have_text(f"Hand {hand + 1}")
     top, bottom = box(answer)
     assert top >= 0 and bottom <= height, f"the answer is at {top:.0f}-{bottom:.0f} px"
+    page.screenshot(path=f"{shot}-3-saved.png")
     next_save = form.get_by_role("button", name=f"Save hand {hand + 1}")
     save_top, _ = box(next_save)
 

@@ -58,7 +58,7 @@ def test_the_player_buttons_keep_the_chairs_order_as_the_deal_moves(
         for field in ("winner", "discarder", "chair"):
             shown = buttons(html, field)
             assert [int(value) for value, _ in shown] == playing, field
-            for (value, words), chair in zip(shown, playing, strict=True):
+            for (_, words), chair in zip(shown, playing, strict=True):
                 wind = {"E": "East", "S": "South", "W": "West", "N": "North"}[state.winds[chair]]
                 dealer = ", deals" if chair == state.dealer else ""
                 assert words == f"{names[chair]} {state.winds[chair]} {wind}{dealer}", words
