@@ -15,7 +15,7 @@ from games.models import Match
 from games.start import start_play
 from scoring import recording
 from scoring.engine.rulesets.base import RuleSet
-from tests.browser.helpers import log_in
+from tests.browser.helpers import axe_violations, log_in, small_targets
 from tests.factories import UserFactory
 from tests.games.helpers import one_named_table, seated_members
 
@@ -95,6 +95,9 @@ def test_the_form_is_in_the_first_screen_whatever_the_hands_played(table_at, siz
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     shot = SCREENSHOTS / f"{size}-hand-{hand}"
     page.screenshot(path=f"{shot}-1-open.png")
+    problems = axe_violations(page, "open") + small_targets(page, "open")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page is {overflow} px wider than the screen"
 
     # Everything needed to record the hand, on the first screen, the page not scrolled.
     parts = {
@@ -140,6 +143,8 @@ def test_the_form_is_in_the_first_screen_whatever_the_hands_played(table_at, siz
     top, bottom = box(answer)
     assert top >= 0 and bottom <= height, f"the answer is at {top:.0f}-{bottom:.0f} px"
     page.screenshot(path=f"{shot}-3-saved.png")
+    problems += axe_violations(page, "saved") + small_targets(page, "saved")
+    assert problems == [], "\n".join(problems)
     next_save = form.get_by_role("button", name=f"Save hand {hand + 1}")
     save_top, _ = box(next_save)
 
