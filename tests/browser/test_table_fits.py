@@ -50,8 +50,8 @@ def table_at(live_server, browser):
     """A function: the table page of a match `played` hands in, on a device of `size`,
     logged in as Ann (who sits there)."""
 
-    def open_table(size: str, played: int):
-        session = one_named_table("u3a", NAMES)
+    def open_table(size: str, played: int, names=NAMES):
+        session = one_named_table("u3a", names)
         start_play(session)
         ann = seated_members(session, 1)[0]
         ann.user = UserFactory(username="ann")
@@ -155,3 +155,28 @@ def test_the_form_is_in_the_first_screen_whatever_the_hands_played(table_at, siz
         f"itself); a win on a discard took {taps} taps (+ the digits); after the save the answer "
         f"is at {top:.0f}-{bottom:.0f} px, {save_top - bottom:.0f} px above the next Save."
     )
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_table_of_five_fits_too(table_at, size):
+    """Five cards on the scoreboard (one sits out), four player buttons: every card's
+    words and tally inside the card, nothing wider than the screen, the form in view."""
+    page, _ = table_at(size, 0, [*NAMES, "Maud"])
+    height = SIZES[size]["height"]
+    expect(page.locator(".seat-card")).to_have_count(5)
+    expect(page.locator(".seat-card.sits-out")).to_have_count(1)
+    inside = page.locator(".seat-card").evaluate_all(
+        """cards => cards.flatMap(card => {
+            const c = card.getBoundingClientRect();
+            return [...card.querySelectorAll(".seat-name, .seat-wind, .seat-tally")]
+              .filter(part => part.offsetWidth > 1)
+              .map(part => [card.textContent.trim().replace(/\\s+/g, " "), part.getBoundingClientRect()])
+              .filter(([, p]) => p.left < c.left || p.right > c.right + 0.5 || p.bottom > c.bottom + 0.5)
+              .map(([name]) => name);
+        })"""
+    )
+    assert inside == [], f"spilling out of their cards: {inside}"
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    form = page.locator("#win-form")
+    expect(form.get_by_role("group", name="Who won?").get_by_role("radio")).to_have_count(4)
+    expect_in_first_screen(page, "Save", form.get_by_role("button", name="Save hand 1"), height)
