@@ -179,7 +179,7 @@ class Board:
 
     @property
     def older_span(self) -> str:
-        """ "Hands 1 to 12": the hands folded away."""
+        """The hands folded away, in words: "Hands 1 to 12"."""
         numbers = [line.number for group in self.older_rounds for line in group.lines]
         if not numbers:
             return ""

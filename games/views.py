@@ -82,8 +82,8 @@ def _can_record(board) -> bool:
 
 @dataclass(frozen=True)
 class _Answer:
-    """The answer to something pressed at the table, in words: "success", "error" (a
-    refusal) or a message's level."""
+    """The answer to something pressed at the table, in words, and its level: "success",
+    "error" (a refusal, or a warning left by a redirect) or "info"."""
 
     text: str
     level: str = "success"
@@ -103,7 +103,8 @@ def _answers(request, board, notice: str, refusal: str, at: str) -> dict:
     if can_record and not request.htmx:
         for message in messages.get_messages(request):
             slot = kong if "kong" in message.extra_tags.split() else "win"
-            answers[slot].append(_Answer(str(message), message.level_tag))
+            level = "error" if message.level_tag in ("warning", "error") else message.level_tag
+            answers[slot].append(_Answer(str(message), level))
     return answers
 
 
