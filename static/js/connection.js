@@ -27,6 +27,10 @@
   function words(event, formEl) {
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     var retry = again(event, formEl);
+    if (event.type === "htmx:timeout") {
+      return "Not saved yet: the club\u2019s computer did not answer in time. " +
+        "Your entries are kept \u2014 " + retry + " (what was saved already is not saved twice).";
+    }
     if (event.type === "htmx:sendError" || !status) {
       return "Not saved: the connection to the club\u2019s computer was lost. " +
         "Your entries are kept \u2014 " + retry + ".";
@@ -113,6 +117,7 @@
 
   document.addEventListener("htmx:beforeRequest", sending);
   document.addEventListener("htmx:sendError", show);
+  document.addEventListener("htmx:timeout", show); // a form's hx-request timeout
   document.addEventListener("htmx:responseError", show);
   document.addEventListener("htmx:afterRequest", clear);
 })();

@@ -37,7 +37,7 @@ def deliberate_failures(browser_watch):
     browser_watch.allow(
         r"(answer 503: POST |status of 503 .*|Error Code 503 from )[^ ]*/tables/1/win/", why
     )
-    browser_watch.allow(r"console error: htmx:(afterRequest|sendError), \[object HTML", why)
+    browser_watch.allow(r"console error: htmx:(afterRequest|sendError|timeout), \[object HTML", why)
 
 
 @pytest.fixture
@@ -132,6 +132,30 @@ def test_a_save_without_an_answer_says_so_keeps_the_entries_and_saves_once(table
     expect(page.locator(".board-hand")).to_have_text("Hand 2")
     expect(page.locator(".connection-lost")).to_have_count(0)
     assert [(h.number, h.winner, h.total) for h in Hand.objects.filter(match=match)] == [(1, 1, 10)]
+
+
+def test_a_save_that_hangs_gives_up_says_so_at_the_button_and_saves_once(table_page):
+    """No answer at all (the request hangs): after the form's timeout (20 s; 1 s here) the
+    button says so, and pressing it again saves the hand once."""
+    page, match = table_page
+    fill_win(page)
+    page.locator("#win-form").evaluate(
+        """form => form.setAttribute("hx-request", '{"timeout": 1000}')"""
+    )
+    page.route(WIN_URL, lambda route: None)  # held: never answered
+    save = page.locator("#win-form .save-button")
+    save.click()
+    expect(save).to_have_text("Saving…")
+    alert = page.get_by_role("alert").filter(has_text="did not answer in time")
+    expect(alert).to_contain_text("Your entries are kept — press the button again")
+    expect(save).to_have_text(UNSAVED)
+    expect_beside_save(page, alert)
+    expect_entries_kept(page)
+
+    page.unroute(WIN_URL)
+    save.click()
+    expect(page.get_by_role("status").filter(has_text="Hand 1 saved")).to_be_visible()
+    assert Hand.objects.filter(match=match).count() == 1
 
 
 def test_a_save_too_large_for_the_server_says_so_and_keeps_the_entries(
