@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 
 from django import forms
+from django.utils.html import format_html
 
 from scoring.forms import LiabilityForm, PickerForm
 from scoring.models import Hand, KongChips
@@ -19,8 +20,25 @@ STALE_KONG_FORM = (
 
 
 def _player_choices(board) -> list[tuple[int, str]]:
-    """The chairs playing this hand, East first, as "Betty (East)"."""
-    return [(seat.chair, f"{seat.name} ({seat.wind_word})") for seat in board.playing]
+    """The chairs playing this hand in their chairs' order, the same all evening (the winds
+    move round with the deal; the buttons do not), each as its name and a mark of its wind:
+    "Betty East, deals", the name first so it is what is read out and found."""
+    return [
+        (
+            seat.chair,
+            format_html(
+                '<span class="player-name">{}</span> <span class="player-wind">'
+                '<span class="wind-mark" aria-hidden="true">{}</span> '
+                '<span class="wind-word">{}</span>{}</span>',
+                seat.name,
+                seat.wind,
+                f"{seat.wind_word}," if seat.dealer else seat.wind_word,
+                " deals" if seat.dealer else "",
+            ),
+        )
+        for seat in board.seats
+        if not seat.sits_out
+    ]
 
 
 class HandNumberForm(forms.Form):
@@ -32,6 +50,29 @@ class HandNumberForm(forms.Form):
         return next((name for name in self.fields if name in self.errors), None)
 
 
+def _how_choices() -> list[tuple[str, str]]:
+    """How the winning tile came, the first words large and the rest small beneath them
+    (read out as one: "Self-drawn from the wall"), so four fit across a phone in two rows."""
+    split = {
+        Hand.WonBy.WALL: ("Self-drawn", "from the wall"),
+        Hand.WonBy.REPLACEMENT: ("Replacement tile", "(after a kong or flower)"),
+    }
+    choices = []
+    for value, label in Hand.WonBy.choices:
+        main, more = split.get(value, (label, ""))
+        choices.append(
+            (
+                value,
+                format_html(
+                    '<span class="how-main">{}</span> <span class="how-more">{}</span>', main, more
+                )
+                if more
+                else label,
+            )
+        )
+    return choices
+
+
 class WinForm(HandNumberForm, LiabilityForm):
     winner = forms.TypedChoiceField(
         label="Who won?",
@@ -41,7 +82,7 @@ class WinForm(HandNumberForm, LiabilityForm):
     )
     won_by = forms.ChoiceField(
         label="How?",
-        choices=Hand.WonBy.choices,
+        choices=_how_choices(),
         widget=forms.RadioSelect,
         error_messages={"required": "Choose how the winning tile came."},
     )

@@ -78,6 +78,27 @@ class RoundGroup:
         return WIND_WORDS[self.wind]
 
 
+# The table page lists this many of the latest hands; the earlier ones fold away.
+RECENT_HANDS = 3
+
+
+def split_rounds(rounds: list[RoundGroup], keep: int) -> tuple[list[RoundGroup], list[RoundGroup]]:
+    """The last `keep` lines of `rounds`, and the lines before them, each still grouped by
+    round (a round split between the two is in both, each with its own lines)."""
+    recent: list[RoundGroup] = []
+    older: list[RoundGroup] = []
+    left = keep
+    for group in reversed(rounds):
+        shown = group.lines[max(len(group.lines) - left, 0) :] if left else []
+        hidden = group.lines[: len(group.lines) - len(shown)]
+        left -= len(shown)
+        if shown:
+            recent.insert(0, RoundGroup(group.wind, shown))
+        if hidden:
+            older.insert(0, RoundGroup(group.wind, hidden))
+    return recent, older
+
+
 def describe_hand(hand: Hand, names: list[str], unit: str) -> str:
     if hand.is_draw:
         return "Draw: the wall ran out, nobody went out"
@@ -145,6 +166,25 @@ class Board:
     @property
     def sitting_out(self) -> SeatCard | None:
         return next((seat for seat in self.seats if seat.sits_out), None)
+
+    @property
+    def recent_rounds(self) -> list[RoundGroup]:
+        """The latest few hands (RECENT_HANDS), grouped by round: always in view."""
+        return split_rounds(self.rounds, RECENT_HANDS)[0]
+
+    @property
+    def older_rounds(self) -> list[RoundGroup]:
+        """The hands before those, grouped by round: folded away on the table page."""
+        return split_rounds(self.rounds, RECENT_HANDS)[1]
+
+    @property
+    def older_span(self) -> str:
+        """The hands folded away, in words: "Hands 1 to 12"."""
+        numbers = [line.number for group in self.older_rounds for line in group.lines]
+        if not numbers:
+            return ""
+        first, last = min(numbers), max(numbers)
+        return f"Hand {first}" if first == last else f"Hands {first} to {last}"
 
     @property
     def leaders(self) -> list[SeatCard]:

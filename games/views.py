@@ -81,19 +81,60 @@ def _can_record(board) -> bool:
     return board.is_open and board.match.session.status == Session.Status.IN_PLAY
 
 
-def _page(request, match, *, status_notice="", win_form=None, kong_form=None, **extra):
-    """The table page (or, for htmx, its #table-play part) with fresh or kept forms."""
+@dataclass(frozen=True)
+class _Answer:
+    """The answer to something pressed at the table, in words, and its level: "success",
+    "error" (a refusal, or a warning left by a redirect) or "info"."""
+
+    text: str
+    level: str = "success"
+
+
+def _answers(request, board, notice: str, refusal: str, at: str) -> dict:
+    """The answers to show, by where they go: beside the win form's Save ("win"), in the
+    kong chips ("kong"), or above everything when nothing can be recorded ("top"). A page
+    reached by a redirect (a form sent without JavaScript) shows the messages it left
+    beside Save too; kong chips' messages carry the tag "kong"."""
+    answers: dict[str, list[_Answer]] = {"win": [], "kong": [], "top": []}
+    can_record = _can_record(board)
+    kong = "kong" if board.kong_chips else "win"  # no kong chips under these rules: by Save
+    where = "top" if not can_record else kong if at == "kong" else "win"
+    answers[where] += [_Answer(notice)] if notice else []
+    answers[where] += [_Answer(refusal, "error")] if refusal else []
+    if can_record and not request.htmx:
+        for message in messages.get_messages(request):
+            slot = kong if "kong" in message.extra_tags.split() else "win"
+            level = "error" if message.level_tag in ("warning", "error") else message.level_tag
+            answers[slot].append(_Answer(str(message), level))
+    return answers
+
+
+def _page(
+    request,
+    match,
+    *,
+    status_notice="",
+    refusal="",
+    answer_at="win",
+    win_form=None,
+    kong_form=None,
+    **extra,
+):
+    """The table page (or, for htmx, its #table-play part) with fresh or kept forms, and
+    the answer (`status_notice`, or a `refusal`) beside the button pressed: `answer_at`
+    "win" (Save, which the draw and undo are next to) or "kong"."""
     board = selectors.board(match, request.user)
     win_form = win_form or WinForm(board=board)
+    can_record = _can_record(board)
     context = {
         "board": board,
         "match": match,
         "session": match.session,
-        "can_record": _can_record(board),
+        "can_record": can_record,
         "form_hand": win_form["hand"].value(),
         "win_form": win_form,
         "kong_form": kong_form or KongForm(board=board),
-        "status_notice": status_notice,
+        "answers": _answers(request, board, status_notice, refusal, answer_at),
         **extra,
     }
     if request.htmx:
@@ -107,7 +148,7 @@ def _saved(request, match, notice: str, **extra):
     match.refresh_from_db()
     if request.htmx:
         return _page(request, match, status_notice=notice, **extra)
-    messages.success(request, notice)
+    messages.success(request, notice, extra_tags=extra.get("answer_at", ""))
     return redirect("games:table", match.session_id, match.table_number)
 
 
@@ -290,7 +331,7 @@ def live(request, match):
     shown_hand = request.GET.get("h", "")
     return render(
         request,
-        TEMPLATE + "#live",
+        TEMPLATE + "#poll",
         {
             "board": board,
             "match": match,
@@ -466,11 +507,11 @@ def record_kong(request, match):
             notice = f"Those kong chips for {name} were saved and then taken back: nothing saved."
         else:
             notice = f"Kong chips for {name} are already saved."
-        return _saved(request, match, notice, open_kong=True)
+        return _saved(request, match, notice, answer_at="kong")
     except recording.RecordingError as error:
         if board.hand > data["hand"]:
             # The hand was recorded meanwhile: the chips are not moved on to the next hand.
-            return _page(request, match, refusal=_kong_too_late(data["hand"]), open_kong=True)
+            return _page(request, match, refusal=_kong_too_late(data["hand"]), answer_at="kong")
         if board.hand != data["hand"]:
             form = KongForm(_kept(request, board), board=board)
             form.is_valid()
@@ -482,7 +523,7 @@ def record_kong(request, match):
         return _page(request, match, kong_form=form, open_kong=True)
     name = board.names[data["chair"]]
     # The kong card stays open, showing the chips just saved with their "Take back".
-    return _saved(request, match, f"Kong chips saved for {name}.", open_kong=True)
+    return _saved(request, match, f"Kong chips saved for {name}.", answer_at="kong")
 
 
 def _kong_too_late(number: int) -> str:
@@ -505,11 +546,11 @@ def take_back_kong(request, match):
     try:
         kong = recording.take_back_kong(match, form.cleaned_data["kong"], by=request.user)
     except recording.AlreadyRecorded as error:
-        return _page(request, match, status_notice=str(error))
+        return _page(request, match, status_notice=str(error), answer_at="kong")
     except recording.RecordingError as error:
-        return _page(request, match, refusal=str(error), open_kong=True)
+        return _page(request, match, refusal=str(error), answer_at="kong")
     name = selectors.board(match, request.user).names[kong.chair]
-    return _saved(request, match, f"{name}'s kong chips are taken back.")
+    return _saved(request, match, f"{name}'s kong chips are taken back.", answer_at="kong")
 
 
 @table_view(write=True, sent=_sent_undo)

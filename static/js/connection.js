@@ -1,5 +1,7 @@
 // Every htmx form on the site: when a save gets no answer (the connection dropped) or an
-// error page (503 while the club's computer restarts), say so beside the form, in words.
+// error page (503 while the club's computer restarts), say so beside the form, in words;
+// a button with data-saving / data-unsaved says "Saving…", then "Not saved – press again"
+// itself, with the message beside it.
 // htmx swaps nothing on such an answer, so the entries stay as they were typed and a
 // button keeps showing the state the server last confirmed. Forms carry what they change
 // (a hand number, here/not here), so pressing again never records anything twice.
@@ -25,6 +27,10 @@
   function words(event, formEl) {
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     var retry = again(event, formEl);
+    if (event.type === "htmx:timeout") {
+      return "Not saved yet: the club\u2019s computer did not answer in time. " +
+        "Your entries are kept \u2014 " + retry + " (what was saved already is not saved twice).";
+    }
     if (event.type === "htmx:sendError" || !status) {
       return "Not saved: the connection to the club\u2019s computer was lost. " +
         "Your entries are kept \u2014 " + retry + ".";
@@ -41,22 +47,60 @@
       "Your entries are kept \u2014 " + retry + ". If it happens again, tell the coordinator.";
   }
 
+  // The button pressed, when it says what it is doing (data-saving="Saving…") and what
+  // to do when that failed (data-unsaved="Not saved – press again"): the answer is then
+  // given at the button itself, with the message just beside it.
+  function speaking(event) {
+    var trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    var button = trigger && trigger.submitter;
+    return button && button.dataset.unsaved ? button : null;
+  }
+
+  // Where the message goes: beside the button that speaks (after its row), else before
+  // the form.
+  function anchorFor(formEl, button) {
+    return button ? button.closest(".button-row") || button : formEl;
+  }
+
   function boxFor(formEl) {
     var box = formEl.previousElementSibling;
-    return box && box.classList.contains(BOX) ? box : null;
+    if (box && box.classList.contains(BOX)) return box;
+    return formEl.querySelector("." + BOX);
+  }
+
+  function say(button, text) {
+    if (!button.dataset.label) button.dataset.label = button.textContent;
+    button.textContent = text;
+  }
+
+  function sending(event) {
+    var formEl = form(event.detail.elt);
+    var button = formEl && speaking(event);
+    if (button && button.dataset.saving) say(button, button.dataset.saving);
   }
 
   function show(event) {
     var formEl = form(event.detail.elt);
     if (!formEl) return; // a poll or a live preview: the next one will try again
+    var button = speaking(event);
     var box = boxFor(formEl);
+    if (box && button && box.previousElementSibling !== anchorFor(formEl, button)) {
+      box.remove(); // said beside another button of this form
+      box = null;
+    }
     if (!box) {
       box = document.createElement("p");
       box.className = BOX + " message message-error lead";
       box.setAttribute("role", "alert");
-      formEl.insertAdjacentElement("beforebegin", box);
+      if (button) anchorFor(formEl, button).insertAdjacentElement("afterend", box);
+      else formEl.insertAdjacentElement("beforebegin", box);
     }
     box.textContent = words(event, formEl);
+    if (button) {
+      say(button, button.dataset.unsaved);
+      var edge = box.getBoundingClientRect();
+      if (edge.bottom > window.innerHeight || edge.top < 0) box.scrollIntoView({ block: "nearest" });
+    }
   }
 
   function clear(event) {
@@ -64,9 +108,16 @@
     if (!formEl || !event.detail.successful) return;
     var box = boxFor(formEl);
     if (box) box.remove();
+    // Answered, and the form is still here (not swapped for the next hand's): as it was.
+    formEl.querySelectorAll("[data-label]").forEach(function (button) {
+      button.textContent = button.dataset.label;
+      delete button.dataset.label;
+    });
   }
 
+  document.addEventListener("htmx:beforeRequest", sending);
   document.addEventListener("htmx:sendError", show);
+  document.addEventListener("htmx:timeout", show); // a form's hx-request timeout
   document.addEventListener("htmx:responseError", show);
   document.addEventListener("htmx:afterRequest", clear);
 })();

@@ -1,6 +1,7 @@
 """What a person at the table sees when the club's computer is briefly gone: a save that
-gets no answer, or the 503 page, says so beside the form in words, keeps the entries, and
-pressing the button again saves once. The check-in button shows "here" only when the
+gets no answer, or the 503 page, says so at the button itself ("Saving…", then "Not saved –
+press again") with the words beside it, keeps the entries, and pressing the button again
+saves once. The check-in button shows "here" only when the
 server said so."""
 
 import re
@@ -36,7 +37,7 @@ def deliberate_failures(browser_watch):
     browser_watch.allow(
         r"(answer 503: POST |status of 503 .*|Error Code 503 from )[^ ]*/tables/1/win/", why
     )
-    browser_watch.allow(r"console error: htmx:(afterRequest|sendError), \[object HTML", why)
+    browser_watch.allow(r"console error: htmx:(afterRequest|sendError|timeout), \[object HTML", why)
 
 
 @pytest.fixture
@@ -70,19 +71,41 @@ def expect_entries_kept(page):
 
 
 WIN_URL = re.compile(r"/tables/1/win/$")
+UNSAVED = "Not saved – press again"
+
+# Every text the Save button shows, in order, from the moment it is pressed.
+WATCH_SAVE = """() => {
+  window.saveSaid = [];
+  const save = document.querySelector("#win-form .save-button");
+  new MutationObserver(() => window.saveSaid.push(save.textContent))
+    .observe(save, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def expect_beside_save(page, alert):
+    """The message is right after Save's row, in view with the button."""
+    expect(page.locator("#win-form .save-row + .connection-lost")).to_have_count(1)
+    expect(alert).to_be_in_viewport()
+    expect(page.locator("#win-form .save-button")).to_be_in_viewport()
 
 
 def test_a_save_without_an_answer_says_so_keeps_the_entries_and_saves_once(table_page):
     page, match = table_page
     fill_win(page)
-    save = page.get_by_role("button", name="Save hand 1")
+    save = page.locator("#win-form .save-button")
+    expect(save).to_have_text("Save hand 1")
+    page.evaluate(WATCH_SAVE)
 
-    # The connection drops before the server has the hand.
+    # The connection drops before the server has the hand: the button says "Saving…" at
+    # once, then that it was not saved, with the message beside it.
     page.route(WIN_URL, lambda route: route.abort("connectionreset"))
     save.click()
     alert = page.get_by_role("alert").filter(has_text=LOST)
     expect(alert).to_be_visible()
-    expect(alert).to_contain_text("Your entries are kept — press “Save hand 1” again.")
+    expect(alert).to_contain_text("Your entries are kept — press the button again.")
+    expect(save).to_have_text(UNSAVED)
+    assert page.evaluate("window.saveSaid") == ["Saving…", UNSAVED]
+    expect_beside_save(page, alert)
     expect_entries_kept(page)
     assert not Hand.objects.filter(match=match).exists()
 
@@ -95,8 +118,10 @@ def test_a_save_without_an_answer_says_so_keeps_the_entries_and_saves_once(table
     save.click()
     alert = page.get_by_role("alert").filter(has_text=RESTARTING)
     expect(alert).to_contain_text("The scores are safe")
-    expect(alert).to_contain_text("press “Save hand 1” again in a minute")
+    expect(alert).to_contain_text("press the button again in a minute")
+    expect(save).to_have_text(UNSAVED)
     expect(page.get_by_role("alert").filter(has_text=LOST)).to_have_count(0)  # one box
+    expect_beside_save(page, alert)
     expect_entries_kept(page)
     assert not Hand.objects.filter(match=match).exists()
 
@@ -107,6 +132,30 @@ def test_a_save_without_an_answer_says_so_keeps_the_entries_and_saves_once(table
     expect(page.locator(".board-hand")).to_have_text("Hand 2")
     expect(page.locator(".connection-lost")).to_have_count(0)
     assert [(h.number, h.winner, h.total) for h in Hand.objects.filter(match=match)] == [(1, 1, 10)]
+
+
+def test_a_save_that_hangs_gives_up_says_so_at_the_button_and_saves_once(table_page):
+    """No answer at all (the request hangs): after the form's timeout (20 s; 1 s here) the
+    button says so, and pressing it again saves the hand once."""
+    page, match = table_page
+    fill_win(page)
+    page.locator("#win-form").evaluate(
+        """form => form.setAttribute("hx-request", '{"timeout": 1000}')"""
+    )
+    page.route(WIN_URL, lambda route: None)  # held: never answered
+    save = page.locator("#win-form .save-button")
+    save.click()
+    expect(save).to_have_text("Saving…")
+    alert = page.get_by_role("alert").filter(has_text="did not answer in time")
+    expect(alert).to_contain_text("Your entries are kept — press the button again")
+    expect(save).to_have_text(UNSAVED)
+    expect_beside_save(page, alert)
+    expect_entries_kept(page)
+
+    page.unroute(WIN_URL)
+    save.click()
+    expect(page.get_by_role("status").filter(has_text="Hand 1 saved")).to_be_visible()
+    assert Hand.objects.filter(match=match).count() == 1
 
 
 def test_a_save_too_large_for_the_server_says_so_and_keeps_the_entries(
@@ -145,7 +194,7 @@ def test_a_save_whose_answer_was_lost_is_not_saved_twice(table_page):
     assert Hand.objects.filter(match=match).count() == 1
 
     page.unroute(WIN_URL)
-    page.get_by_role("button", name="Save hand 1").click()
+    page.get_by_role("button", name=UNSAVED).click()
     expect(page.get_by_role("status").filter(has_text="Hand 1 is saved.")).to_be_visible()
     expect(page.locator(".board-hand")).to_have_text("Hand 2")
     expect(page.locator(".connection-lost")).to_have_count(0)

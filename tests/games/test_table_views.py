@@ -239,7 +239,7 @@ def test_kong_chips_saved_by_mistake_are_taken_back_and_kept_marked(client, even
     ).content.decode()
     kong = KongChips.objects.get()
     # The card stays open after saving, with the chips and their "Take back" in view.
-    assert '<details class="card" open>' in saved and "Take back" in saved
+    assert '<details class="card kong-box" open>' in saved and "Take back" in saved
     page = client.get(url("table", evening)).content.decode()
     assert "1 saved this hand" in page and f'name="kong" value="{kong.pk}"' in page
     response = client.post(url("take_back_kong", evening), {"kong": kong.pk}, **HTMX)

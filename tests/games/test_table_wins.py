@@ -87,7 +87,7 @@ def test_the_preview_gives_the_engines_reason(coordinator_client, evening):
     html = coordinator_client.post(url("preview", evening), win(total="lots")).content.decode()
     assert "whole number" in html
     html = coordinator_client.post(url("preview", evening), {"hand": "1"}).content.decode()
-    assert "the payments show here" in html
+    assert "The payments show here" in html
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,133 @@
+// The table page. Without this file everything still works (plain posts and redirects).
+//  - What is typed into the win form survives a reload: kept in sessionStorage for this
+//    match and hand, put back into a fresh form for the same hand, dropped once the form
+//    moves on to another hand (saved, here or on another device).
+//  - The answer to a save ("Hand 16 saved: …") is brought into view if it is not, and
+//    Save when the question of who discarded pushes it down.
+(function () {
+  "use strict";
+  var STORE = "table-entries";
+  var FIELDS = ["winner", "won_by", "discarder", "liable", "total"];
+
+  function stored() {
+    try {
+      return JSON.parse(window.sessionStorage.getItem(STORE) || "null");
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function store(value) {
+    try {
+      if (value) window.sessionStorage.setItem(STORE, JSON.stringify(value));
+      else window.sessionStorage.removeItem(STORE);
+    } catch (e) {
+      /* private browsing, or storage full: the entries are simply not kept */
+    }
+  }
+
+  function entries(formEl) {
+    var kept = {};
+    FIELDS.forEach(function (name) {
+      var input = formEl.querySelector('[name="' + name + '"]:checked') ||
+        formEl.querySelector('input[type=text][name="' + name + '"]');
+      if (input && input.value) kept[name] = input.value;
+    });
+    return kept;
+  }
+
+  function keep(event) {
+    var formEl = event.target.form;
+    if (!formEl || formEl.id !== "win-form") return;
+    store({ key: formEl.dataset.keep, entries: entries(formEl) });
+  }
+
+  function restore(formEl) {
+    var saved = stored();
+    if (!saved || saved.key !== formEl.dataset.keep) {
+      store(null); // another match or hand: those entries were saved, or are out of date
+      return;
+    }
+    if (!formEl.hasAttribute("data-fresh")) return; // the server sent the entries back
+    var changed = null;
+    Object.keys(saved.entries || {}).forEach(function (name) {
+      var value = saved.entries[name];
+      var radio = formEl.querySelector(
+        'input[type=radio][name="' + name + '"][value="' + CSS.escape(value) + '"]'
+      );
+      var text = formEl.querySelector('input[type=text][name="' + name + '"]');
+      if (radio) {
+        radio.checked = true;
+        changed = radio;
+      } else if (text) {
+        text.value = value;
+        changed = text;
+      }
+    });
+    // The payments preview, as if they had just been typed.
+    if (changed) changed.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  // `focus`: after an answer replaced the form, the focus (on the button pressed) would be
+  // lost; on the answer it is read out, and Tab goes on from there.
+  function showAnswer(root, focus) {
+    var answer = root.querySelector("[data-answer]");
+    if (!answer) return;
+    if (focus) answer.focus({ preventScroll: true });
+    var box = answer.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      answer.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  function start(root) {
+    var formEl = root.querySelector("#win-form");
+    if (formEl && !formEl.dataset.started) {
+      formEl.dataset.started = "1";
+      restore(formEl);
+      watchSize(formEl);
+    }
+  }
+
+  // "On a discard" asks who discarded, below, and the payments appear above Save: while
+  // a hand is being entered, keep Save in view (on a phone the page moves up by about
+  // the height of the question).
+  function keepSaveInView(formEl) {
+    var save = formEl.querySelector(".save-button");
+    if (!save || !formEl.querySelector("input[type=radio]:checked")) return;
+    if (save.getBoundingClientRect().bottom > window.innerHeight) {
+      save.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  function watchSize(formEl) {
+    if (!window.ResizeObserver) return;
+    new ResizeObserver(function () {
+      keepSaveInView(formEl);
+    }).observe(formEl);
+  }
+
+  document.addEventListener("input", keep);
+
+  document.addEventListener("change", keep);
+  // After an answer replaced the table's part of the page (a save, a draw, an undo …).
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail.target;
+    var root = document.getElementById("table-play");
+    if (!root || !target || target.id !== "table-play") return;
+    start(root);
+    showAnswer(root, true);
+  });
+  // The page itself: once htmx has set up its forms (htmx:load on the body; this file may
+  // run before htmx's), so that the restored entries' preview is asked for.
+  function boot() {
+    start(document);
+    showAnswer(document, false);
+  }
+  document.addEventListener("htmx:load", function (event) {
+    if (event.target === document.body) boot();
+  });
+  window.addEventListener("load", function () {
+    if (!window.htmx) boot();
+  });
+})();
