@@ -9,7 +9,7 @@ from django.utils.dateformat import format as date_format
 
 from club.models import Club
 from scoring.charts import signed
-from scoring.standings import COLUMNS, member_summary, plain_figure
+from scoring.standings import member_summary, plain_figure
 
 register = template.Library()
 
@@ -56,10 +56,10 @@ _FIGURES = {
 
 @register.simple_tag
 def compact_column(board) -> tuple[str, str]:
-    """(key, heading) of the compact board's third column."""
-    if board.sort in _FIGURES:
-        return board.sort, dict(COLUMNS)[board.sort]
-    return "total", "Total"
+    """(key, heading) of the compact board's third column; the heading carries the rule
+    set's unit ("Total (chips)"), as the full table's does."""
+    key = board.sort if board.sort in _FIGURES else "total"
+    return key, dict(board.columns)[key]
 
 
 @register.filter

@@ -52,7 +52,9 @@ def test_a_member_sees_how_they_did_on_a_phone_with_no_tap(live_server, browser,
         re.compile(r"^\s*Last \w+, \d+ \w+\s+[+−]?\d+ (points|chips), (joint )?\d+\w\w of \d+\s*$")
     )
     expect(season).to_have_text(
-        re.compile(r"^\s*This season \(.+\)\s+(joint )?\d+\w\w of \d+ ranked, total [+−]?\d+ (points|chips)\s*$")
+        re.compile(
+            r"^\s*This season \(.+\)\s+(joint )?\d+\w\w of \d+ ranked, total [+−]?\d+ (points|chips)\s*$"
+        )
     )
     assert in_first_screen(season, PHONE), "the season place is below the first screen"
     shot(page, "phone-home")
@@ -63,7 +65,7 @@ def test_a_member_sees_how_they_did_on_a_phone_with_no_tap(live_server, browser,
     # The figures are the results pages' own.
     page.get_by_role("link", name=re.compile(r"^Everyone's results")).click()
     result, place, of = re.search(
-        r"([+−]?\d+), ((?:joint )?\d+\w\w) of (\d+)$", home_evening
+        r"([+−]?\d+) (?:points|chips), ((?:joint )?\d+\w\w) of (\d+)$", home_evening
     ).groups()
     expect(page.locator("#your-place")).to_contain_text(f"of {of} tonight, with {result}")
     expect(page.locator("#your-place")).to_contain_text(place.removeprefix("joint "))
@@ -73,9 +75,12 @@ def test_a_member_sees_how_they_did_on_a_phone_with_no_tap(live_server, browser,
     page.get_by_role("link", name="Season standings").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Season standings")
     top = page.locator("#your-standing")
-    season_place = re.search(r"((?:joint )?\d+\w\w) of (\d+) ranked, total ([+−]?\d+)", home_season)
+    season_place = re.search(
+        r"((?:joint )?\d+\w\w) of (\d+) ranked, total ([+−]?\d+) (points|chips)", home_season
+    )
     expect(top).to_contain_text(
-        f"You are {season_place[1]} of {season_place[2]} ranked members, total {season_place[3]}."
+        f"You are {season_place[1]} of {season_place[2]} ranked members, "
+        f"total {season_place[3]} {season_place[4]}."
     )
     expect(top).to_contain_text(result)
     assert in_first_screen(top, PHONE)

@@ -138,3 +138,9 @@ def test_the_compact_board_shows_the_figure_it_is_sorted_by(client, people):
         "– C 0 of 1",
         "– D 0 of 1",
     ]
+
+
+def test_the_compact_boards_total_says_its_unit(client, people):
+    page = standings_of(client, people["A"], "")
+    head = re.search(r'<p class="cb-head">(.*?)</p>', page, re.S).group(1)
+    assert cells(head) == "Place Name Total (points)"
