@@ -476,7 +476,8 @@ def coordinator_ends_the_evening(evening: Evening, page):
     headings = page.locator("section.card h3").all_inner_texts()
     assert len(set(headings)) == len(headings), headings  # one name per table's section
     # Larry sat out the only hand played after he came: no place at that table.
-    expect(page.locator("section.card li", has_text=LATE[1])).to_have_text(f"{LATE[1]} 0")
+    # (Each figure says its unit: the club plays U3A, in chips.)
+    expect(page.locator("section.card li", has_text=LATE[1])).to_have_text(f"{LATE[1]} 0 chips")
 
 
 def member_finds_her_place_on_a_phone(evening: Evening, page):
@@ -485,7 +486,7 @@ def member_finds_her_place_on_a_phone(evening: Evening, page):
     # No tap after logging in: her home page says how she did tonight.
     expected = expected_results(evening.session)
     place, _, total = next(r for r in expected if r[1] == me.table_name)
-    expect(page.locator("#your-last-evening")).to_contain_text(f"Tonight {signed(total)}, ")
+    expect(page.locator("#your-last-evening")).to_contain_text(f"Tonight {signed(total)} chips, ")
     expect(page.locator("#your-last-evening")).to_contain_text(f"{place} of {len(expected)}")
     evening.look(page, "phone-home")
     page.get_by_role("link", name="Results").first.click()
