@@ -499,12 +499,10 @@ class EveningTable:
         return [chair.member for chair, result in self.players if result and result.result == top]
 
 
-@dataclass
-class EveningPart:
-    """The evening's results under one rule set, ranked among themselves."""
+class _UnderOneRuleSet:
+    """Figures under one rule set (`part`): its name and units, read from the part."""
 
     part: RuleSetPart
-    rows: list[EveningRow]
 
     @property
     def rules(self) -> str:
@@ -521,6 +519,14 @@ class EveningPart:
     @property
     def hand_unit(self) -> str:
         return self.part.hand_unit
+
+
+@dataclass
+class EveningPart(_UnderOneRuleSet):
+    """The evening's results under one rule set, ranked among themselves."""
+
+    part: RuleSetPart
+    rows: list[EveningRow]
 
 
 @dataclass
@@ -979,28 +985,12 @@ def member_sessions(member: Member, season: Season):
 
 
 @dataclass
-class MemberPart:
+class MemberPart(_UnderOneRuleSet):
     """A member's season under one rule set: its sessions, total and sessions held."""
 
     part: RuleSetPart
     sessions: list[dict]
     held: int
-
-    @property
-    def rules(self) -> str:
-        return self.part.rules
-
-    @property
-    def name(self) -> str:
-        return self.part.name
-
-    @property
-    def unit(self) -> str:
-        return self.part.unit
-
-    @property
-    def hand_unit(self) -> str:
-        return self.part.hand_unit
 
     @property
     def total(self) -> int:
