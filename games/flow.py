@@ -1,7 +1,9 @@
-"""The flow of a match: who deals, which wind prevails, who sits out, when it is over.
+"""The flow of a match: who deals, which wind prevails, who sits out, which hand is a goulash,
+when it is over.
 
-Plain Python, no Django: the views and models only call `replay()`. The rules are fixed in
-the team's flow contract (flow-contract.md); this docstring summarises the model.
+Plain Python, no Django: the rest of the app calls `replay()`, through `Match.replay()`, and
+reads `WIND_WORDS`. docs/match-flow.md describes the whole flow, with examples; this
+docstring summarises the model.
 
 Chairs
     Chairs are numbered ``0 .. players-1`` counter-clockwise, starting with the first

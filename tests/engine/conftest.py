@@ -20,7 +20,7 @@ from scoring.engine.random_hands import random_hand
 from scoring.engine.shapes import SHAPES
 from scoring.engine.tiles import CODES
 
-# Shapes each rule set accepts as winning hands (rulings.md and the seeds).
+# Shapes each rule set accepts as winning hands (docs/rules/ and the seeds).
 ACCEPTED_SHAPES = {
     "classical": {"standard", "thirteen_orphans"},
     "hk": {"standard", "seven_pairs", "thirteen_orphans"},

@@ -1,6 +1,6 @@
 """The `classical` rule set (seeds 000 and 001), table-driven.
 
-One case per row of seed 000's tables and per ruling of rulings.md's "classical" section,
+One case per row of seed 000's tables and per ruling of docs/rules/classical.md,
 named after the row. Every expected total and breakdown is worked out by hand from the seed
 (the arithmetic is in the comment next to each case), never copied from the code's output.
 

@@ -1,7 +1,7 @@
 """The `fan` rule set (seed 003), table-driven.
 
 One case per item of seed 003's lists and per fan ruling, named after the item. Expected fan,
-breakdown and payments are worked out by hand from the seed and rulings.md (arithmetic in the
+breakdown and payments are worked out by hand from the seed and docs/rules/fan.md (arithmetic in the
 comments), never copied from the code's output.
 
 Unless a case says otherwise the winner sits South in the East round, East deals, North

@@ -1,7 +1,7 @@
 """The `hk` rule set (seed 002, Hong Kong Old Style faan), table-driven.
 
 Every expected value below is worked out by hand from seed 002's score table and
-rulings.md ("hk"), never copied from the engine's output. Conventions of the cases:
+docs/rules/hk.md, never copied from the engine's output. Conventions of the cases:
 
 - The winner is South in an East round, winning on a discard by North, with the bonus tile
   f1 (not South's own: 0 faan, and not "no bonus tiles" either), unless the case says

@@ -1,8 +1,8 @@
 """The `u3a` rule set (seed 004, Balsall Common U3A house rules).
 
-One case per row of the seed's tables and per u3a ruling (rulings.md, "u3a" and "Shared
-ground"). Every expected value is worked out by hand from the seed; the arithmetic is in the
-comment above each case. Unless a case says otherwise the winner sits South (S), the round is
+One case per row of the seed's tables and per u3a ruling (docs/rules/u3a.md and
+docs/engine.md). Every expected value is worked out by hand from the seed; the arithmetic is in
+the comment above each case. Unless a case says otherwise the winner sits South (S), the round is
 East (E), East deals and there are no bonus tiles. Red flowers are f1-f4 (f1 is the flower of
 the East round), blue flowers s1-s4 (s2 is the flower of the South seat).
 """

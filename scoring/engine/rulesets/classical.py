@@ -1,4 +1,4 @@
-"""Classical points and doublings (seeds 000 and 001; rulings.md section "classical").
+"""Classical points and doublings (seeds 000 and 001; docs/rules/classical.md).
 
 Score = basic points x 2^doublings, capped at the limit (option ``limit``, default 2000).
 Limit hands score the limit. Every number of the seed's tables is a value in

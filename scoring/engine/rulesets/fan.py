@@ -47,7 +47,7 @@ OPTION_DEFAULTS: dict[str, int | bool | str] = {
     "players": PLAYERS_DEFAULT,
 }
 # Every number of seed 003's lists, plus seed 002's faan-to-points table and payment
-# multipliers (rulings.md, section "fan"). Keys are stable: clubs store overrides by them.
+# multipliers (docs/rules/fan.md). Keys are stable: clubs store overrides by them.
 VALUE_DEFAULTS: dict[str, int] = {
     # Winning Bonuses
     "win.self_pick.fan": 1,

@@ -10,7 +10,7 @@ The rule set is data plus small pattern functions:
   (-1): the hand then scores ``max_faan``. The faan-to-points table is ``points.faan.<n>``
   for n = 0..13 (13 stands for "13 and more").
 
-How the faan add up (rulings.md, section "hk", is the spec; docs/rules/hk.md explains every
+How the faan add up (docs/rules/hk.md is the spec and explains every
 choice for club members):
 
 - A hand with a "max" element scores ``max_faan`` and its breakdown lists only the max

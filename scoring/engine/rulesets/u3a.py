@@ -64,7 +64,7 @@ OPTION_DEFAULTS: dict[str, int | bool] = {
     "players": PLAYERS_DEFAULT,
 }
 
-# Every number of seed 004's tables (rulings.md, section "u3a"). Keys are stable: clubs store
+# Every number of seed 004's tables (docs/rules/u3a.md). Keys are stable: clubs store
 # overrides by them.
 VALUE_DEFAULTS: dict[str, int] = {
     # Basic Mahjong Hands: shape + purity
