@@ -29,6 +29,13 @@ def _text(page: Path) -> str:
     return FENCED.sub("", page.read_text(encoding="utf-8"))
 
 
+def anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces
+    to hyphens."""
+    headings = re.findall(r"^#+ (.+)$", _text(page), re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
 def named_paths(page: Path) -> list[str]:
     """Every word inside inline backticks that names a path under one of ROOTS."""
     found = []
@@ -56,9 +63,11 @@ def test_every_path_a_page_names_exists(page):
 def test_every_link_stays_in_the_repository_and_arrives(page):
     problems = []
     for target in LINK.findall(_text(page)):
-        path = target.split("#", 1)[0]
+        path, _, anchor = target.partition("#")
         if not path:
-            continue  # a heading on the same page
+            if anchor not in anchors(page):
+                problems.append(f"{target}: no such heading")
+            continue
         if ":" in path:
             problems.append(f"{target} leaves the repository")
             continue
@@ -67,6 +76,8 @@ def test_every_link_stays_in_the_repository_and_arrives(page):
             problems.append(f"{target} leaves the repository")
         elif not resolved.exists():
             problems.append(f"{target} does not exist")
+        elif anchor and anchor not in anchors(resolved):
+            problems.append(f"{target}: no such heading")
     assert not problems, f"{page.relative_to(ROOT)}: {problems}"
 
 
@@ -88,6 +99,8 @@ def test_the_check_sees_a_missing_file_and_a_link_out(tmp_path):
     assert named_paths(page) == ["templates/club/tonight_results.html", "scoring/engine/"]
     assert not _exists("templates/club/tonight_results.html")
     assert _exists("scoring/engine/") and _exists("docs/rules/*.md")
+    page.write_text("# Playing: each table's page\n")
+    assert anchors(page) == {"playing-each-tables-page"}
 
 
 def test_the_readme_stays_short():
