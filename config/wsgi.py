@@ -1,4 +1,4 @@
-"""WSGI entry point: `gunicorn config.wsgi` (see README.md)."""
+"""WSGI entry point: `gunicorn config.wsgi` (see docs/deployment.md)."""
 
 import os
 

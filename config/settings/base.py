@@ -1,7 +1,7 @@
 """Settings for the club app, read from the environment.
 
 DEBUG, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and TIME_ZONE come from the
-environment (see README.md). With DEBUG off the secure defaults apply, so
+environment (see docs/deployment.md). With DEBUG off the secure defaults apply, so
 `manage.py check --deploy` stays quiet in production.
 """
 
@@ -145,7 +145,7 @@ AUTHENTICATION_BACKENDS = [
     "club.login_names.CaseInsensitiveModelBackend",
 ]
 # The client's address, for the lockout and the throttle below. Behind a reverse proxy
-# (README: HTTPS) every request comes from the proxy: set TRUSTED_PROXIES to the number of
+# (docs/deployment.md) every request comes from the proxy: set TRUSTED_PROXIES to the number of
 # proxies in front, each adding the address it saw to X-Forwarded-For; the address the
 # outermost one saw is then the client's. With 0 (the default) the header is ignored, since
 # anyone can send it, and REMOTE_ADDR is the address. gunicorn must then listen only where

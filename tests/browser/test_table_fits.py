@@ -3,7 +3,7 @@ who deals, the tallies and the whole quick-entry form down to Save are in the fi
 without scrolling, whatever the number of hands played; a quick win is a handful of taps;
 after a save, "Hand N saved" is in view beside the next form's Save.
 
-Run with -s to print the figures (the README quotes them). Screenshots of each step are
+Run with -s to print the figures (docs/measurements.md quotes them). Screenshots of each step are
 left in test-results/table-fits/."""
 
 from pathlib import Path
