@@ -1,3 +1,7 @@
+"""The front of the house's pages: everyone's home page and the menu, a coordinator's Tonight
+page, the club's settings (with the change of rule set) and its backup. Each draws on club,
+games and scoring together, so it lives above all three."""
+
 import io
 import tempfile
 

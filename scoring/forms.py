@@ -1,6 +1,6 @@
 """Scoring's forms: the tile picker (the hand being built as hidden steps, how it was won,
 and the tap just made; subclasses say who won and the winds: from the match's state at a
-table in scoring/table_forms.py, chosen by hand for practice in PracticeForm), correcting a hand,
+table in games/forms.py, chosen by hand for practice in PracticeForm), correcting a hand,
 and typing in a paper score sheet."""
 
 from __future__ import annotations

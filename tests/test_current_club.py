@@ -40,7 +40,9 @@ def test_the_middleware_sets_the_club_without_a_query_until_asked(club):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("name", ["home", "club_settings", "scoring:leaderboard", "club:member_list"])
+@pytest.mark.parametrize(
+    "name", ["home", "club_settings", "scoring:leaderboard", "club:member_list"]
+)
 def test_a_page_looks_the_club_up_once(coordinator_client, club, name):
     """The view, the context processor and the template tags all read request.club."""
     with CaptureQueriesContext(connection) as page:
