@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	@# Bytecode ahead of time: where PYTHONDONTWRITEBYTECODE is set, every engine CLI start
 	@# would otherwise compile the sources again (0.15 s -> 0.08 s here).
-	$(BIN)/python -m compileall -q config club games scoring > /dev/null
+	$(BIN)/python -m compileall -q config club games scoring front > /dev/null
 	touch $(STAMP)
 
 # Local use: DEBUG on unless the caller says otherwise.
@@ -33,9 +33,10 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 bench: install
-	$(BIN)/python -m compileall -q config club games scoring > /dev/null
+	$(BIN)/python -m compileall -q config club games scoring front > /dev/null
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/seating_bench.py
 	$(BIN)/python bench/flow_bench.py

@@ -116,7 +116,7 @@ def phase_build(years: int) -> dict:
 
 
 def phase_export(file: str) -> dict:
-    from club.backup import write_backup
+    from front.backup import write_backup
 
     def export():
         with open(file, "w", encoding="utf-8", newline="\n") as out:
@@ -135,8 +135,8 @@ def phase_export_while_recording(file: str) -> dict:
 
     from django.db import connections
 
-    from club.backup import write_backup
     from club.models import Club
+    from front.backup import write_backup
     from games.start import start_play
     from scoring.recording import RecordingError, Win, record_win
     from tests.games.helpers import seated_session
@@ -198,7 +198,7 @@ def phase_export_while_recording(file: str) -> dict:
 def phase_import(file: str) -> dict:
     from django.core.management import call_command
 
-    from club.backup import import_club
+    from front.backup import import_club
 
     call_command("flush", interactive=False, verbosity=0)
 

@@ -80,9 +80,9 @@ def build(folder: Path) -> dict:
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
 
-    from club.demo import COORDINATOR_LOGIN, load_demo
     from club.models import Session
     from club.seating.changes import make_seating
+    from front.demo import COORDINATOR_LOGIN, load_demo
     from games.start import start_play
 
     call_command("migrate", verbosity=0)

@@ -78,7 +78,7 @@ def run(requests: int) -> int:
         match = matches[i % len(matches)]
         taps = _taps(hand)
         response = client.post(
-            reverse("games:full", args=[tonight.pk, match.table_number]),
+            reverse("scoring:full", args=[tonight.pk, match.table_number]),
             {
                 "hand": HANDS_BEFORE + 1,
                 "match": match.pk,

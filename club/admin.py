@@ -3,29 +3,7 @@ from django.contrib.auth import admin as auth_admin
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
-from scoring.rules import validate_club_rules
-
-from .models import Attendance, Club, KeepApart, Member, Seat, SeatingPlan, SeatingTable, Session
-
-
-@admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "rule_set", "starting_tally"]
-
-    def get_form(self, request, obj=None, **kwargs):
-        form = super().get_form(request, obj, **kwargs)
-
-        class ValidatedForm(form):
-            def clean(self):
-                cleaned = super().clean()
-                validate_club_rules(
-                    cleaned.get("rule_set", "classical"),
-                    cleaned.get("rule_options"),
-                    cleaned.get("rule_values"),
-                )
-                return cleaned
-
-        return ValidatedForm
+from .models import Attendance, KeepApart, Member, Seat, SeatingPlan, SeatingTable, Session
 
 
 @admin.register(Member)

@@ -6,7 +6,10 @@ from .roles import is_coordinator
 
 def club(request):
     """The club and the user's role, for every template (lazily: most pages need them)."""
+    # request.club (club/middleware.py); a page drawn before the middleware ran (an error
+    # page for a request refused earlier) looks the club up itself.
+    current = request.club if hasattr(request, "club") else SimpleLazyObject(Club.objects.current)
     return {
-        "club": SimpleLazyObject(Club.objects.current),
+        "club": current,
         "is_coordinator": SimpleLazyObject(lambda: is_coordinator(request.user)),
     }

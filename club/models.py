@@ -2,8 +2,10 @@
 
 import datetime
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -15,7 +17,6 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from club.seating.planner import SeatingError, Wind
-from scoring.rules import rule_set_choices, starting_tally
 
 
 def parse_placing_points(text: str) -> list[float]:
@@ -68,7 +69,9 @@ class Club(models.Model):
         THREE = "three", "Tables of three"
 
     name = models.CharField(max_length=120)
-    rule_set = models.CharField(max_length=20, choices=rule_set_choices, default="classical")
+    # A rule set's name ("classical", "hk", ...). The rule sets are scoring's, above club:
+    # the forms that set it (front/forms.py, front/admin.py) offer them and check the options.
+    rule_set = models.CharField(max_length=20, default="classical")
     # Overrides of the rule set's options and table values; validated by the hand engine.
     rule_options = models.JSONField(default=dict, blank=True)
     rule_values = models.JSONField(default=dict, blank=True)
@@ -181,11 +184,15 @@ class Club(models.Model):
     def placing_points_list(self) -> list[float]:
         return parse_placing_points(self.placing_points)
 
+    # The rule set's usual starting tally, for a club that sets none: rule sets are
+    # scoring's (above club), so scoring plugs its lookup in at start-up (scoring/apps.py).
+    rule_set_starting_tally: ClassVar[Callable[[str], int]]
+
     @property
     def effective_starting_tally(self) -> int:
         if self.starting_tally is not None:
             return self.starting_tally
-        return starting_tally(self.rule_set)
+        return type(self).rule_set_starting_tally(self.rule_set)
 
     def season_start_for(self, date: datetime.date) -> datetime.date:
         """The first day of the season that `date` falls in.

@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from club.login_names import AdminLoginForm
 from club.views import accounts as account_views
-from club.views import home as club_views
+from front import views as front_views
 from scoring.views import practice as practice_views
 
 admin.site.site_header = "Mahjong club administration"
@@ -12,10 +12,10 @@ admin.site.site_title = "Mahjong club admin"
 admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
-    path("", club_views.home, name="home"),
-    path("menu/", club_views.menu, name="menu"),
-    path("settings/", club_views.club_settings, name="club_settings"),
-    path("settings/backup/", club_views.club_backup, name="club_backup"),
+    path("", front_views.home, name="home"),
+    path("menu/", front_views.menu, name="menu"),
+    path("settings/", front_views.club_settings, name="club_settings"),
+    path("settings/backup/", front_views.club_backup, name="club_backup"),
     path("accounts/login/", account_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(

@@ -8,14 +8,12 @@ hand re-derives everything after it. Hands and their payments live in `scoring`.
 from __future__ import annotations
 
 from django.db import models
-from django.db.models import Q, Sum
+from django.db.models import Q
 
 from games import flow
 
 # The most chairs a table can have (a table of five: four play, the Dreamer sits out).
 MAX_CHAIRS = 5
-# Payment records (scoring's hands and kong chips) keep one column per chair.
-PAY_FIELDS = tuple(f"pay{chair}" for chair in range(MAX_CHAIRS))
 
 
 class MatchQuerySet(models.QuerySet):
@@ -139,13 +137,14 @@ class Match(models.Model):
         if records is not None:
             for record in records:
                 if record.voided_at is None:
-                    for chair in range(self.chair_count):
-                        totals[chair] += getattr(record, PAY_FIELDS[chair])
+                    for chair, paid in enumerate(record.payments[: self.chair_count]):
+                        totals[chair] += paid
             return totals
+        # The records are scoring's models (games imports nothing of scoring): each kind
+        # sums its own payment columns.
         for source in (self.live_hands(), self.kong_chips.filter(voided_at__isnull=True)):
-            sums = source.order_by().aggregate(**{f: Sum(f) for f in PAY_FIELDS})
-            for chair in range(self.chair_count):
-                totals[chair] += sums[PAY_FIELDS[chair]] or 0
+            for chair, paid in enumerate(source.model.payment_sums(source)[: self.chair_count]):
+                totals[chair] += paid
         return totals
 
 

@@ -20,10 +20,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import flow
-from games.models import PAY_FIELDS, Match
+from games.models import Match
 from games.start import evening_goes_on, finish
 from scoring import table_rules
-from scoring.models import Correction, Hand, KongChips
+from scoring.models import PAY_FIELDS, Correction, Hand, KongChips
 from scoring.recording import RecordingError, Win
 from scoring.standings import refresh_match
 

@@ -10,9 +10,12 @@ import re
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import F, Q, Sum
 
-from games.models import MAX_CHAIRS, PAY_FIELDS
+from games.models import MAX_CHAIRS
+
+# A payment record (a hand, kong chips) keeps one column per chair.
+PAY_FIELDS = tuple(f"pay{chair}" for chair in range(MAX_CHAIRS))
 
 # The engine names the tiles an item is about in brackets, e.g. "Pong of dragons (dg)": to a
 # reader the words say enough. The points every winner gets for going out are no feature.
@@ -67,6 +70,12 @@ class PaymentRecord(models.Model):
 
     class Meta:
         abstract = True
+
+    @classmethod
+    def payment_sums(cls, records) -> list[int]:
+        """What each chair paid over `records` (a queryset of this model), in one query."""
+        sums = records.order_by().aggregate(**{f: Sum(f) for f in PAY_FIELDS})
+        return [sums[field] or 0 for field in PAY_FIELDS]
 
     @property
     def payments(self) -> list[int]:

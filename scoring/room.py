@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from club.models import Session
 from games.models import Match
-from games.selectors import Board, session_progress
+from scoring.selectors import Board, session_progress
 
 # The part of a 1920x1080 screen below the heading, in pixels (only its shape matters):
 # the leaders' column takes 1 part of its width, the tables LEADERS_SHARE[columns] parts

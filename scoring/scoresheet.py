@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 from games.flow import WIND_WORDS
 from games.models import Match
-from games.selectors import describe_hand, kong_words
 from scoring import table_rules
 from scoring.models import Correction, Hand
+from scoring.selectors import describe_hand, kong_words
 
 
 @dataclass

@@ -1,14 +1,28 @@
 """Scoring pages, mounted at the site's root with their own prefixes: /scoring/ (our rules,
 practice with the tile picker; a match's scoresheet, corrections and paper sheet; a session's
-changes and blank score sheets) and /standings/ (results, standings, records, exports).
+changes and blank score sheets), /play/<session>/tables/<n>/ (a table's page and its hand
+entry) and /standings/ (results, standings, records, exports).
 The scoring API is /api/score/ (config/urls.py)."""
 
 from django.urls import path
 
-from scoring.views import practice, rules, scoresheets, standings
+from scoring.views import practice, rules, scoresheets, standings, table
 
 app_name = "scoring"
+# A table's page and its hand entry, under /play/ with the evening's start and end (games).
+_table = "play/<int:session_id>/tables/<int:number>/"
+
 urlpatterns = [
+    path(_table, table.table, name="table"),
+    path(_table + "live/", table.live, name="live"),
+    path(_table + "win/", table.record_win, name="win"),
+    path(_table + "win/preview/", table.preview_win, name="preview"),
+    path(_table + "full/", table.full_hand, name="full"),
+    path(_table + "draw/", table.record_draw, name="draw"),
+    path(_table + "kong/", table.record_kong, name="kong"),
+    path(_table + "kong/take-back/", table.take_back_kong, name="take_back_kong"),
+    path(_table + "undo/", table.undo, name="undo"),
+    path(_table + "dice/", table.throw_dice, name="dice"),
     path("scoring/practice/", practice.practice, name="practice"),
     path("scoring/rules/", rules.rules, name="rules"),
     path("scoring/matches/<int:pk>/", scoresheets.scoresheet_page, name="scoresheet"),

@@ -16,9 +16,9 @@ from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.urls import reverse
 
-from club import backup
-from club.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
 from club.models import Attendance, Club, Member, Session
+from front import backup
+from front.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
 from games.models import Match
 from scoring.corrections import correct_hand
 from scoring.models import Correction, Hand

@@ -8,8 +8,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from club.forms import ClubSettingsForm
 from club.models import Club
+from front.forms import ClubSettingsForm
 from scoring.engine import RULESET_NAMES, EngineError, get_ruleset
 from scoring.rules import club_options, validate_club_rules
 
@@ -121,7 +121,7 @@ def test_table_values_have_readable_labels(coordinator_client, club):
 
 
 def test_rule_set_choices_and_starting_tallies_come_from_the_engine(club):
-    choices = dict(Club._meta.get_field("rule_set").choices)
+    choices = dict(ClubSettingsForm(instance=club).fields["rule_set"].choices)
     assert choices == {name: get_ruleset(name).title for name in RULESET_NAMES}
     for name in RULESET_NAMES:
         club.rule_set = name

@@ -3,9 +3,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import RequestFactory
 
-from club.demo import COORDINATOR_LOGIN, MEMBER_LOGIN
 from club.models import Club, Member
 from club.roles import is_coordinator
+from front.demo import COORDINATOR_LOGIN, MEMBER_LOGIN
 
 
 def test_demo_club_has_members_and_working_logins(db, capsys):

@@ -27,11 +27,11 @@ from django.conf import settings
 from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
-from club.demo import MEMBER_LOGIN, load_demo
 from club.models import Club, KeepApart, Member, Seat, Session
 from club.seating.changes import make_seating
 from club.unavailable import server_error
-from games.demo import play_random_hand
+from front.demo import MEMBER_LOGIN, load_demo
+from front.demo_play import play_random_hand
 from games.models import Match
 from games.start import start_play
 from scoring.models import KongChips

@@ -43,7 +43,7 @@ def query_names() -> set[str]:
     pattern = re.compile(
         r"""GET(?:\.get|\.getlist)?\(\s*["'](\w+)["']|["'](\w+)["'] in request\.GET"""
     )
-    for app in ("club", "games", "scoring", "config"):
+    for app in ("club", "games", "scoring", "front", "config"):
         for path in (Path(settings.BASE_DIR) / app).rglob("*.py"):
             for match in pattern.finditer(path.read_text()):
                 names.add(match.group(1) or match.group(2))
@@ -130,6 +130,6 @@ def test_the_table_poll_reads_the_hand_shown_as_digits_only(world, shown_hand): 
     above, which sends the same value everywhere, stops at the match id)."""
     match = world["match"]
     client = client_for(world["seated"].user)
-    url = reverse("games:live", args=[match.session_id, match.table_number])
+    url = reverse("scoring:live", args=[match.session_id, match.table_number])
     response = client.get(url, {"m": match.pk, "h": shown_hand}, **HTMX)
     assert response.status_code == 200

@@ -75,14 +75,14 @@ WRITES = {
     "club:seating_leaver": COORDINATOR,
     "games:start": COORDINATOR,
     "games:end": COORDINATOR,
-    "games:win": SEATED,
-    "games:preview": SEATED,  # scores without saving, but only for the table's players
-    "games:full": SEATED,
-    "games:draw": SEATED,
-    "games:kong": SEATED,
-    "games:take_back_kong": SEATED,
-    "games:undo": SEATED,
-    "games:dice": SEATED,
+    "scoring:win": SEATED,
+    "scoring:preview": SEATED,  # scores without saving, but only for the table's players
+    "scoring:full": SEATED,
+    "scoring:draw": SEATED,
+    "scoring:kong": SEATED,
+    "scoring:take_back_kong": SEATED,
+    "scoring:undo": SEATED,
+    "scoring:dice": SEATED,
     "scoring:correct": COORDINATOR,
     "scoring:paper": COORDINATOR,
     "scoring:practice": SIGNED_IN,  # scores a practice hand; stores nothing
@@ -361,9 +361,9 @@ def test_the_token_on_body_lets_htmx_requests_through(world):
     client = client_for(world["seated"].user, enforce_csrf_checks=True)
     session, number = world["session"].pk, 1
     page = Forms()
-    page.feed(client.get(reverse("games:table", args=[session, number])).content.decode())
+    page.feed(client.get(reverse("scoring:table", args=[session, number])).content.decode())
     token = json.loads(page.body_headers)["X-CSRFToken"]
-    dice = reverse("games:dice", args=[session, number])
+    dice = reverse("scoring:dice", args=[session, number])
     assert client.post(dice, **HTMX).status_code == 403
     assert client.post(dice, HTTP_X_CSRFTOKEN=token, **HTMX).status_code == 200
 

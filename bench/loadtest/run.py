@@ -342,8 +342,8 @@ def verify(setup: dict, tables: list[dict], url: str) -> list[tuple[str, bool]]:
     """After recording: nothing lost, nothing doubled, tallies consistent at every table."""
     from django.forms.models import model_to_dict
 
-    from games import selectors
     from games.models import Match
+    from scoring import selectors
     from scoring.models import Hand
     from scoring.recording import UNDONE_REASON
     from scoring.results import MatchResult

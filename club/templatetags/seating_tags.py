@@ -2,7 +2,6 @@
 
 from django import template
 
-from club.models import Club
 from club.seating.display import tonight_for
 
 register = template.Library()
@@ -13,4 +12,4 @@ def tonight_seating(context):
     request = context.get("request")
     if request is None or not request.user.is_authenticated:
         return None
-    return tonight_for(request.user, Club.objects.current())
+    return tonight_for(request.user, request.club)

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from club import accounts, login_throttle
 from club.login_names import LoginForm
-from club.models import Club, Member
+from club.models import Member
 from club.roles import coordinator_required
 
 
@@ -54,11 +54,11 @@ class PasswordResetView(auth_views.PasswordResetView):
         return super().dispatch(request, *args, **kwargs)
 
 
-def _member_with_login(pk: int) -> Member:
+def _member_with_login(request, pk: int) -> Member:
     return get_object_or_404(
         Member.objects.select_related("user"),
         pk=pk,
-        club=Club.objects.current(),
+        club=request.club,
         user__isnull=False,
     )
 
@@ -71,7 +71,7 @@ def _refused(request, member, error):
 @coordinator_required
 @require_POST
 def unlock_login(request, pk):
-    member = _member_with_login(pk)
+    member = _member_with_login(request, pk)
     try:
         accounts.check_may_manage(request.user, member)
     except accounts.LoginRefused as error:
@@ -86,7 +86,7 @@ def unlock_login(request, pk):
 def new_password(request, pk):
     """A temporary password for the coordinator to read out; the member must change it at
     their next login. Shown once on this page and never stored in a message."""
-    member = _member_with_login(pk)
+    member = _member_with_login(request, pk)
     try:
         accounts.check_may_manage(request.user, member)
     except accounts.LoginRefused as error:

@@ -12,18 +12,18 @@ from django.views.decorators.http import require_POST, require_safe
 from club import accounts
 from club import member_import as importing
 from club.forms import KeepApartForm, MemberForm, MemberSearchForm
-from club.models import Club, Member, MemberHasPlayed, Refused
+from club.models import Member, MemberHasPlayed, Refused
 from club.roles import coordinator_required
 
 
-def _member(pk: int) -> Member:
-    return get_object_or_404(Member, pk=pk, club=Club.objects.current())
+def _member(request, pk: int) -> Member:
+    return get_object_or_404(Member, pk=pk, club=request.club)
 
 
 @require_safe
 @coordinator_required
 def member_list(request):
-    club = Club.objects.current()
+    club = request.club
     search = MemberSearchForm(request.GET)
     q, show = search.values()
     context = {"search": search, "q": q, "show": show, "members": club.members.search(q, show)}
@@ -34,7 +34,7 @@ def member_list(request):
 
 @coordinator_required
 def member_create(request):
-    club = Club.objects.current()
+    club = request.club
     form = MemberForm(request.POST or None, club=club, actor=request.user)
     if request.method == "POST" and form.is_valid():
         member = form.save()
@@ -69,7 +69,7 @@ def member_import(request):
     form = importing.SpreadsheetForm(request.POST, request.FILES)
     if not form.is_valid():
         return _import_page(request, form)
-    club = Club.objects.current()
+    club = request.club
     return _import_page(request, form, importing.read(form.cleaned_data["content"], club))
 
 
@@ -81,7 +81,7 @@ def member_import_confirm(request):
         messages.error(request, " ".join(form.errors["batch"]))
         return redirect("club:member_import")
     text, batch_token = form.cleaned_data["batch"]
-    outcome = importing.import_members(text, batch_token, Club.objects.current())
+    outcome = importing.import_members(text, batch_token, request.club)
     if outcome.batch is not None:
         # Someone changed the members since the preview: show what stands in the way now.
         again = importing.SpreadsheetForm({"text": text})
@@ -110,7 +110,7 @@ def member_import_template(request):
 
 @coordinator_required
 def member_edit(request, pk):
-    member = _member(pk)
+    member = _member(request, pk)
     form = MemberForm(request.POST or None, instance=member, club=member.club, actor=request.user)
     if request.method == "POST" and form.is_valid():
         member = form.save()
@@ -133,13 +133,13 @@ def _detail_context(member: Member, keep_apart_form: KeepApartForm | None = None
 
 @coordinator_required
 def member_detail(request, pk):
-    return render(request, "club/members/detail.html", _detail_context(_member(pk)))
+    return render(request, "club/members/detail.html", _detail_context(_member(request, pk)))
 
 
 @coordinator_required
 @require_POST
 def member_retire(request, pk):
-    member = _member(pk)
+    member = _member(request, pk)
     try:
         # Retiring or reactivating switches their login off or on too.
         accounts.check_may_manage(request.user, member)
@@ -158,7 +158,7 @@ def member_retire(request, pk):
 @coordinator_required
 @require_POST
 def member_reactivate(request, pk):
-    member = _member(pk)
+    member = _member(request, pk)
     try:
         # Retiring or reactivating switches their login off or on too.
         accounts.check_may_manage(request.user, member)
@@ -172,7 +172,7 @@ def member_reactivate(request, pk):
 
 @coordinator_required
 def member_delete(request, pk):
-    member = _member(pk)
+    member = _member(request, pk)
     if request.method == "POST":
         try:
             member.delete_if_never_played()
@@ -203,7 +203,7 @@ def _keep_apart_response(request, member, form=None, notice="", notice_is_error=
 @coordinator_required
 @require_POST
 def keep_apart_add(request, pk):
-    member = _member(pk)
+    member = _member(request, pk)
     form = KeepApartForm(request.POST, member=member)
     if not form.is_valid():
         return _keep_apart_response(request, member, form)
@@ -222,7 +222,7 @@ def keep_apart_add(request, pk):
 @coordinator_required
 @require_POST
 def keep_apart_remove(request, pk, pair_pk):
-    member = _member(pk)
+    member = _member(request, pk)
     try:
         other = member.remove_keep_apart(pair_pk)
     except Refused as error:

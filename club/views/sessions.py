@@ -7,19 +7,19 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from club.forms import NextWeekForm, SessionForm
-from club.models import Club, Refused, Session, long_date
+from club.models import Refused, Session, long_date
 from club.reopening import reopen
 from club.roles import coordinator_required
 
 
-def _session(pk: int) -> Session:
-    return get_object_or_404(Session, pk=pk, club=Club.objects.current())
+def _session(request, pk: int) -> Session:
+    return get_object_or_404(Session, pk=pk, club=request.club)
 
 
 @require_safe
 @coordinator_required
 def session_list(request):
-    club = Club.objects.current()
+    club = request.club
     today = timezone.localdate()
     latest = club.sessions.order_by("-date").first()
     sessions = club.sessions.with_present_count()
@@ -39,7 +39,7 @@ def session_list(request):
 
 @coordinator_required
 def session_create(request):
-    club = Club.objects.current()
+    club = request.club
     latest = club.sessions.order_by("-date").first()
     initial = {"date": timezone.localdate(), "venue": latest.venue if latest else ""}
     form = SessionForm(request.POST or None, club=club, initial=initial)
@@ -57,7 +57,7 @@ def session_create(request):
 
 @coordinator_required
 def session_edit(request, pk):
-    session = _session(pk)
+    session = _session(request, pk)
     form = SessionForm(request.POST or None, instance=session, club=session.club)
     if request.method == "POST" and form.is_valid():
         session = form.save()
@@ -69,7 +69,7 @@ def session_edit(request, pk):
 @require_safe
 @coordinator_required
 def session_detail(request, pk):
-    session = _session(pk)
+    session = _session(request, pk)
     return render(
         request,
         "club/sessions/detail.html",
@@ -82,7 +82,7 @@ def session_detail(request, pk):
 def session_next(request):
     """Next week's session, a week after the session posted as `from`. Posting the same
     again answers with the session already made, however many times and however fast."""
-    form = NextWeekForm(request.POST, club=Club.objects.current())
+    form = NextWeekForm(request.POST, club=request.club)
     if not form.is_valid():
         messages.error(request, form.error_message())
         return redirect("club:session_list")
@@ -108,7 +108,7 @@ def session_status(request, pk):
     """Reopen a closed session (to correct something, or to add a hand that arrived after
     the evening was ended: the tables it ended carry on). Play starts and the evening ends
     through the games' own buttons, which move the status themselves."""
-    session = _session(pk)
+    session = _session(request, pk)
     try:
         session, answers = reopen(session, request.POST.get("status", ""))
     except Refused as error:

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "club",
     "games",
     "scoring",
+    "front",
 ]
 
 MIDDLEWARE = [
@@ -81,6 +82,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.club: the club the request is about (one club per installation for now).
+    "club.middleware.CurrentClubMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

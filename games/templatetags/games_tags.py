@@ -1,17 +1,10 @@
-"""`{% session_progress session as progress %}` for the session's page and
-`{% my_table as mine %}` for a member's home page."""
+"""`{% my_table as mine %}` for a member's home page."""
 
 from django import template
 
-from games import selectors
 from games.models import Match
 
 register = template.Library()
-
-
-@register.simple_tag
-def session_progress(session):
-    return selectors.session_progress(session)
 
 
 @register.simple_tag(takes_context=True)

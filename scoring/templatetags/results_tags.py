@@ -7,7 +7,6 @@ from django import template
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 
-from club.models import Club
 from scoring.charts import signed
 from scoring.standings import member_summary, plain_figure
 
@@ -24,7 +23,7 @@ def my_results(context):
     member = getattr(request.user, "member", None)
     if member is None:
         return None
-    return member_summary(member, Club.objects.current(), timezone.localdate())
+    return member_summary(member, request.club, timezone.localdate())
 
 
 @register.filter

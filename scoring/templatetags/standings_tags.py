@@ -8,6 +8,7 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 from scoring.charts import signed as _signed
 from scoring.results import ordinal as _ordinal
 from scoring.rules import hand_unit as _hand_unit
+from scoring.rules import rule_set_choices
 from scoring.rules import short_name as _short_name
 from scoring.rules import tally_unit as _tally_unit
 from scoring.standings import plain_figure
@@ -92,6 +93,12 @@ def rows_of(evening, user_id):
 def rules_name(rules):
     """A rule set's short name: "u3a" -> "U3A"."""
     return _short_name(rules)
+
+
+@register.filter
+def rules_title(rules):
+    """A rule set's full title: "classical" -> "Classical points and doublings"."""
+    return dict(rule_set_choices()).get(rules, rules)
 
 
 @register.filter

@@ -11,9 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from club.models import Club
 from games.flow import WIND_WORDS
-from games.selectors import pay_words
 from scoring import engine
 from scoring.engine import EngineError
 from scoring.engine.cli import MAX_LINE_BYTES, answer_one
@@ -22,6 +20,7 @@ from scoring.engine.tiles import WINDS
 from scoring.forms import PickerForm, PracticeForm, Preview, result_preview
 from scoring.picker_words import in_words
 from scoring.rules import club_ruleset
+from scoring.selectors import pay_words
 
 PRACTICE = "scoring/practice.html"
 PICKER_BODY = "scoring/picker.html#body"
@@ -62,7 +61,7 @@ def picker_preview(form: PickerForm, hand_fields: dict, score) -> Preview:
 def practice(request):
     """Score a hand (practice): the tile picker under the club's rules, winds chosen by
     hand. Nothing is recorded."""
-    ruleset = club_ruleset(Club.objects.current())
+    ruleset = club_ruleset(request.club)
     form = PracticeForm(request.POST or None)
     form.build()
 

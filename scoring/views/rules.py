@@ -3,7 +3,6 @@
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from club.models import Club
 from scoring.rulebook import rulebook
 from scoring.rules import club_ruleset
 
@@ -11,6 +10,6 @@ from scoring.rules import club_ruleset
 @require_safe
 def rules(request):
     """The club's rule set with the club's own values (a house change shows at once)."""
-    club = Club.objects.current()
+    club = request.club
     book = rulebook(club_ruleset(club), club.effective_starting_tally)
     return render(request, "scoring/rules.html", {"book": book})

@@ -16,23 +16,23 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
-from club.models import Club, Session
+from club.models import Session
 from club.roles import coordinator_required, is_coordinator
 from club.seating.display import seating_page
 from games.flow import WIND_WORDS
 from games.models import Match
-from games.selectors import describe_hand
 from scoring import corrections, scoresheet, table_rules
 from scoring.forms import CorrectionForm, PaperSheet
+from scoring.selectors import describe_hand
 
 PAPER_ROWS = 24  # a long evening's hands; "More rows" adds more
 BLANK_ROWS = 20  # an evening's hands on one A4 sheet
 PREFILL = ("winner", "won_by", "discarder", "liable", "total")
 
 
-def _match(pk: int) -> Match:
+def _match(request, pk: int) -> Match:
     return get_object_or_404(
-        Match.objects.select_related("session"), pk=pk, session__club=Club.objects.current()
+        Match.objects.select_related("session"), pk=pk, session__club=request.club
     )
 
 
@@ -55,7 +55,7 @@ def match_view(write: bool = False):
         def wrapper(request, pk: int, **kwargs):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            match = _match(pk)
+            match = _match(request, pk)
             if not is_coordinator(request.user):
                 if match.chair_of(request.user) is None:
                     raise PermissionDenied("Only the players at this table can see its hands.")
@@ -141,14 +141,14 @@ def correct(request, match, number: int):
     )
 
 
-def _session(pk: int) -> Session:
-    return get_object_or_404(Session, pk=pk, club=Club.objects.current())
+def _session(request, pk: int) -> Session:
+    return get_object_or_404(Session, pk=pk, club=request.club)
 
 
 @require_safe
 @coordinator_required
 def changes(request, pk: int):
-    session = _session(pk)
+    session = _session(request, pk)
     return render(
         request,
         "scoring/changes.html",
@@ -159,7 +159,7 @@ def changes(request, pk: int):
 @require_safe
 @coordinator_required
 def blank_sheets(request, pk: int):
-    session = _session(pk)
+    session = _session(request, pk)
     return render(
         request,
         "scoring/blank_sheets.html",
@@ -174,7 +174,7 @@ def blank_sheets(request, pk: int):
 @coordinator_required
 @require_http_methods(["GET", "POST"])
 def paper(request, pk: int):
-    match = _match(pk)
+    match = _match(request, pk)
     names = [chair.member.table_name for chair in match.chair_list()]
     kwargs = {"form_kwargs": {"names": names}}
     checked = refusal = None

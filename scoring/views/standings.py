@@ -28,7 +28,7 @@ def standings_visible(view):
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        club = Club.objects.current()
+        club = request.club
         public = club.standings_visibility == Club.Visibility.PUBLIC
         if not public and not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -390,7 +390,7 @@ def room(request, club):
 @require_safe
 @coordinator_required
 def attendance(request):
-    club = Club.objects.current()
+    club = request.club
     season, season_problem = _season(request, club)
     report = standings.attendance_report(club, season)
     context = {
@@ -406,7 +406,7 @@ def attendance(request):
 @require_safe
 @coordinator_required
 def attendance_csv(request):
-    club = Club.objects.current()
+    club = request.club
     season, _ = _season(request, club)
     report = standings.attendance_report(club, season)
     which = request.GET.get("by", "sessions")

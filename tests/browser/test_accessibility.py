@@ -5,8 +5,8 @@ on a phone."""
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
 from club.models import Club, Member, Session
+from front.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
 from games.models import Match
 from scoring.corrections import Void, correct_hand
 from tests.browser.helpers import axe_violations, log_in, small_targets

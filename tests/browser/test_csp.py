@@ -4,8 +4,8 @@ run with no policy violation and no console error."""
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
 from club.models import Member, Session
+from front.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
 from tests.browser.helpers import log_in
 
 RECORD_VIOLATIONS = """

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import MEMBER_LOGIN, load_demo
+from front.demo import MEMBER_LOGIN, load_demo
 from tests.browser.helpers import axe_violations, log_in, small_targets
 
 PHONE = {"width": 390, "height": 844}

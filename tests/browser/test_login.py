@@ -1,6 +1,6 @@
 from playwright.sync_api import expect
 
-from club.demo import COORDINATOR_LOGIN, load_demo
+from front.demo import COORDINATOR_LOGIN, load_demo
 
 
 def test_coordinator_logs_in_and_sees_the_club_home_page(live_server, page, transactional_db):

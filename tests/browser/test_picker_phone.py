@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import MEMBER_LOGIN, load_demo
 from club.models import Member
+from front.demo import MEMBER_LOGIN, load_demo
 from games.start import start_play
 from tests.browser.helpers import axe_violations, log_in, small_targets
 from tests.factories import MemberFactory, UserFactory

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from club.demo import MEMBER_LOGIN, load_demo
+from front.demo import MEMBER_LOGIN, load_demo
 from tests.browser.helpers import log_in
 
 PHONE = {"width": 375, "height": 667}

@@ -105,7 +105,7 @@ def test_while_playing_each_table_is_linked_with_its_progress(coordinator_client
     assert states["tables"] == "2 tables playing, hands 1 to 2"
     assert next_step(page) == "tables"
     for number in (1, 2):
-        assert reverse("games:table", args=[session.pk, number]) in page
+        assert reverse("scoring:table", args=[session.pk, number]) in page
     assert "Hand 2, East round" in page and "Hand 1, East round" in page
     end = reverse("games:end", args=[session.pk])
     assert f'href="{end}?next=/"' in page

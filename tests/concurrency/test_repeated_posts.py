@@ -17,8 +17,8 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from club.forms import ClubSettingsForm
 from club.models import Attendance, Club, Member, Session
+from front.forms import ClubSettingsForm
 from games.models import Match
 from games.start import start_play
 from scoring.models import Correction, KongChips
@@ -58,7 +58,7 @@ def _live(match) -> int:
 
 
 def _table_url(name, match) -> str:
-    return reverse(f"games:{name}", args=[match.session_id, match.table_number])
+    return reverse(f"scoring:{name}", args=[match.session_id, match.table_number])
 
 
 def win(club) -> Case:

@@ -141,7 +141,7 @@ def win(match: Match, number: int) -> dict:
 
 
 def play(tablet: Tablet, match: Match, stop: threading.Event) -> None:
-    path = reverse("games:win", args=[match.session_id, match.table_number])
+    path = reverse("scoring:win", args=[match.session_id, match.table_number])
     number = 1
     while not stop.is_set():
         if tablet.tally.lose_next_answer:

@@ -47,7 +47,7 @@ def _seated_client(session, number=1) -> Client:
 
 
 def _url(name, session, number=1):
-    return reverse(f"games:{name}", args=[session.pk, number])
+    return reverse(f"scoring:{name}", args=[session.pk, number])
 
 
 def _match(session, number=1) -> Match:
@@ -249,14 +249,14 @@ def test_a_save_that_queued_behind_the_end_is_told_why(evening, name, monkeypatc
     """The table's page read the evening as in play, then "End the evening" committed
     before the save took the match's row: the save finds the match ended by the evening
     and is answered as above, nothing written."""
-    from games import views
+    from scoring.views import table as views
 
     match = _match(evening)
     data = {**_writes(match)[name], "match": str(match.pk)}
     client = _seated_client(evening)
     read_before_the_end = Session.objects.get(pk=evening.pk)
     end_evening(evening)
-    monkeypatch.setattr(views, "_session", lambda session_id: read_before_the_end)
+    monkeypatch.setattr(views, "_session", lambda request, session_id: read_before_the_end)
     before = _records(evening)
 
     response = client.post(_url(name, evening), data, **HTMX)

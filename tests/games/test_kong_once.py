@@ -28,7 +28,7 @@ def evening(club):
 
 
 def url(name, session):
-    return reverse(f"games:{name}", args=[session.pk, 1])
+    return reverse(f"scoring:{name}", args=[session.pk, 1])
 
 
 def page_key(html: str) -> str:

@@ -447,7 +447,7 @@ def test_the_session_page_shows_each_tables_progress(coordinator_client, evening
     html = detail.content.decode()
     winner = seated_members(evening, 3)[2].table_name
     assert "Hand 2, East round" in html and f"Leading: {winner} (4)" in html
-    assert reverse("games:table", args=[evening.pk, 2]) in html
+    assert reverse("scoring:table", args=[evening.pk, 2]) in html
 
 
 def test_end_the_evening_asks_first_then_ends_every_match_and_closes(coordinator_client, evening):
@@ -478,7 +478,7 @@ def test_a_seated_member_finds_their_table_on_the_home_page(client, evening):
     login_as_seated(client, evening, 2, position=4)
     html = client.get(reverse("home")).content.decode()
     assert "Your table: record the hands" in html
-    assert reverse("games:table", args=[evening.pk, 2]) in html
+    assert reverse("scoring:table", args=[evening.pk, 2]) in html
 
 
 def test_no_table_link_for_a_member_not_playing(member_client, evening):

@@ -412,8 +412,8 @@ def test_a_re_entry_that_leaves_a_kong_impossible_is_refused_until_its_chips_are
 ):
     """As a correction refuses it: the kong's maker would sit out the hand it was made in.
     The table sees those chips (waiting in the next hand) and can take them back."""
-    from games.selectors import board
     from scoring.recording import RecordingError, take_back_kong, undo_last_hand
+    from scoring.selectors import board
 
     (match,) = _matches(club, "u3a", sizes=(5,))
     record_win(match, 1, Win(1, "wall", None, 10))  # the deal passes: chair 0 dreams

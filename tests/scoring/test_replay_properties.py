@@ -8,7 +8,7 @@ draws, U3A's goulash and kong chips, undo, corrections, late arrivals and leaver
   the standings, every hand) are read as they were kept while playing;
 - `rebuild_standings` recomputes them from the hands: they must not change;
 - `export_club`, an empty database and `import_club` (the management commands, whatever
-  club.backup does inside): they must not change either;
+  front.backup does inside): they must not change either;
 - and, from the hands themselves, what docs/user-guide.md says: a member who played no
   hand that evening has no placing, each session a member played is one with a hand or
   kong chips of theirs, a run of wins is hands won one after another, and a member's

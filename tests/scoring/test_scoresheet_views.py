@@ -417,7 +417,7 @@ def test_the_table_page_marks_a_corrected_hand_apart_from_an_undone_one(client, 
     match = table(evening, 1)
     correct_hand(match, 1, Win(1, "wall", None, 12), "Betty recounted")
     login_as_seated(client, evening, 1)
-    page = text(client.get(reverse("games:table", args=[evening.pk, 1])))
+    page = text(client.get(reverse("scoring:table", args=[evening.pk, 1])))
     assert "Betty won self-drawn from the wall, 10 points corrected Betty recounted" in page
     assert "undone" not in page
 

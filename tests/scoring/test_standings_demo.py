@@ -3,8 +3,8 @@
 import pytest
 from django.utils import timezone
 
-from club.demo import MEMBER_LOGIN, load_demo
 from club.models import Member, Session
+from front.demo import MEMBER_LOGIN, load_demo
 from scoring import standings
 from scoring.results import MatchResult
 

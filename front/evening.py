@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from club.models import AttendanceCounts, SeatingPlan, Session
-from games import selectors
+from scoring import selectors
 
 
 @dataclass
@@ -96,7 +96,7 @@ def evening(session: Session) -> Evening:
     result.tables = [
         TableLine(
             board.match.table_number,
-            reverse("games:table", args=[pk, board.match.table_number]),
+            reverse("scoring:table", args=[pk, board.match.table_number]),
             _table_words(board),
         )
         for board in boards

@@ -1,3 +1,7 @@
+"""The front of the house's pages: everyone's home page and the menu, a coordinator's Tonight
+page, the club's settings (with the change of rule set) and its backup. Each draws on club,
+games and scoring together, so it lives above all three."""
+
 import io
 import tempfile
 
@@ -6,11 +10,10 @@ from django.http import FileResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_safe
 
-from club import backup, evening
-from club.forms import ClubSettingsForm
-from club.models import Club
 from club.roles import coordinator_required, is_coordinator
-from club.rule_change import rule_set_change
+from front import backup, evening
+from front.forms import ClubSettingsForm
+from front.rule_change import rule_set_change
 from scoring.rules import short_name
 
 
@@ -18,21 +21,21 @@ from scoring.rules import short_name
 def home(request):
     """Everyone's home page; on a session day a coordinator's home is the evening's steps."""
     if is_coordinator(request.user):
-        session = evening.today_session(Club.objects.current())
+        session = evening.today_session(request.club)
         if session is not None:
-            return render(request, "club/tonight.html", {"evening": evening.evening(session)})
-    return render(request, "club/home.html")
+            return render(request, "front/tonight.html", {"evening": evening.evening(session)})
+    return render(request, "front/home.html")
 
 
 @require_GET
 def menu(request):
     """Every link of the header on one page: on a phone the header keeps only the main ones."""
-    return render(request, "menu.html")
+    return render(request, "front/menu.html")
 
 
 @coordinator_required
 def club_settings(request):
-    club = Club.objects.current()
+    club = request.club
     change = None
     if request.method == "POST":
         data = request.POST
@@ -61,16 +64,16 @@ def club_settings(request):
         context = {"form": form}
         if form.changes_rule_set:
             context["heads_up"] = rule_set_change(club, form.saved_rule_set, form.rule_set_name)
-        return render(request, "club/settings.html#rule-options", context)
+        return render(request, "front/settings.html#rule-options", context)
     else:
         form = ClubSettingsForm(instance=club)
-    return render(request, "club/settings.html", {"form": form, "change": change})
+    return render(request, "front/settings.html", {"form": form, "change": change})
 
 
 @require_GET
 @coordinator_required
 def club_backup(request):
-    """The whole club as one file to keep safe (see club/backup.py)."""
+    """The whole club as one file to keep safe (see front/backup.py)."""
     # Written to a temporary file, then sent from it: the snapshot's transaction ends with
     # the export rather than waiting on a slow download, and the worker's memory stays small.
     file = tempfile.TemporaryFile()  # noqa: SIM115 - FileResponse closes it

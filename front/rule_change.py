@@ -18,6 +18,7 @@ from club.models import Club
 from games.models import Match
 from scoring.results import MatchResult
 from scoring.rules import short_name
+from scoring.standings import Season
 
 
 @dataclass
@@ -69,7 +70,6 @@ class RuleSetChange:
 
 def rule_set_change(club: Club, old: str, new: str) -> RuleSetChange:
     """What changing `club`'s rule set from `old` to `new` affects (two queries)."""
-    from scoring.standings import Season  # scoring.standings imports club models
 
     season = Season.containing(club, timezone.localdate())
     playing = Match.objects.in_play().filter(session__club=club).count()

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from club.backup import BackupRefused, import_club
+from front.backup import BackupRefused, import_club
 
 
 class Command(BaseCommand):

@@ -11,8 +11,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from .models import Attendance, Club, Member, SeatingPlan, Session
-from .roles import make_coordinator
+from club.models import Attendance, Club, Member, SeatingPlan, Session
+from club.roles import make_coordinator
+from front.demo_play import demo_evenings
 
 COORDINATOR_LOGIN = ("coordinator", "mahjong-coordinator")
 MEMBER_LOGIN = ("member", "mahjong-member")
@@ -88,7 +89,7 @@ def demo_season_of_seating(club: Club, rng: random.Random) -> None:
     """Ten weekly sessions this season, each seated by the real algorithm (so the history
     is real), published and closed; then tonight's session with people checked in, ready
     for the coordinator to press "Make the seating"."""
-    from .seating.changes import make_seating
+    from club.seating.changes import make_seating
 
     today = timezone.localdate()
     if club.season_start is None:
@@ -119,8 +120,6 @@ DEMO_STEPS.append(demo_season_of_seating)
 
 
 def demo_evenings_of_play(club: Club, rng: random.Random) -> None:
-    from games.demo import demo_evenings
-
     demo_evenings(club, rng)
 
 

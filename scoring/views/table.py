@@ -1,5 +1,5 @@
-"""A table's match: the page a table records its hands on, its live scoreboard, and the
-coordinator's start and end of play.
+"""A table's match: the page a table records its hands on and its live scoreboard (the
+coordinator's start and end of play are games/play_views.py).
 
 Members record at the table where they are seated while the session is in play;
 coordinators at any table. Every write posts the hand number (and match) the page showed,
@@ -19,28 +19,27 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from club.models import Club, Session, SessionClosed
-from club.roles import coordinator_required, is_coordinator
-from games import dice, selectors
-from games.forms import HandNumberForm, KongForm, TablePickerForm, TakeBackKongForm, WinForm
+from club.models import Session
+from club.roles import is_coordinator
+from games import dice
 from games.models import Match
-from games.start import CannotStart, end_evening, start_play
-from scoring import recording, table_rules
+from scoring import recording, selectors, table_rules
 from scoring.engine import EngineError
 from scoring.models import Hand
 from scoring.picker_words import in_words
+from scoring.table_forms import HandNumberForm, KongForm, TablePickerForm, TakeBackKongForm, WinForm
 from scoring.views.practice import PICKER_BODY, picker_preview
 from scoring.views.scoresheets import may_correct
 
-TEMPLATE = "games/table.html"
+TEMPLATE = "scoring/table/table.html"
 
 
-def _session(session_id: int) -> Session:
-    return get_object_or_404(Session, pk=session_id, club=Club.objects.current())
+def _session(request, session_id: int) -> Session:
+    return get_object_or_404(Session, pk=session_id, club=request.club)
 
 
 def table_view(write: bool = False, sent=None, ended=None):
@@ -57,7 +56,7 @@ def table_view(write: bool = False, sent=None, ended=None):
         def wrapper(request, session_id: int, number: int):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            session = _session(session_id)
+            session = _session(request, session_id)
             match = selectors.table_match(session, number)
             if match is None:
                 raise Http404("Play has not started at this table.")
@@ -149,7 +148,7 @@ def _saved(request, match, notice: str, **extra):
     if request.htmx:
         return _page(request, match, status_notice=notice, **extra)
     messages.success(request, notice, extra_tags=extra.get("answer_at", ""))
-    return redirect("games:table", match.session_id, match.table_number)
+    return redirect("scoring:table", match.session_id, match.table_number)
 
 
 def _table_changed(request, match):
@@ -572,7 +571,7 @@ def undo(request, match):
 @require_POST
 def throw_dice(request, match):
     """Throw the dice for breaking the wall (nothing is written)."""
-    club = Club.objects.current()
+    club = request.club
     if not club.show_dice:
         raise Http404("This club does not use the dice on the table page.")
     board = selectors.board(match, request.user)
@@ -587,13 +586,13 @@ def throw_dice(request, match):
 
 # --- a hand worked out from its tiles ---------------------------------------------------------
 
-FULL_HAND = "games/full_hand.html"
+FULL_HAND = "scoring/table/full_hand.html"
 
 
 def _to_table(request, match, notice: str, level=messages.success):
     """Back to the table page: a redirect, or for htmx a client-side one."""
     level(request, notice)
-    url = reverse("games:table", args=[match.session_id, match.table_number])
+    url = reverse("scoring:table", args=[match.session_id, match.table_number])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
@@ -704,63 +703,9 @@ def _full_hand(request, match, ended: bool = False):
         "preview": picker_preview(form, form.hand_fields(), score),
         "save_error": save_error,
         "hidden": [("hand", number), ("match", match.pk)],
-        "fields_template": "games/picker_fields.html",
+        "fields_template": "scoring/table/picker_fields.html",
         "save_label": f"Save hand {number}",
     }
     if request.htmx:
         return render(request, PICKER_BODY, context)
     return render(request, FULL_HAND, context)
-
-
-# --- the coordinator: start and end the evening's play -------------------------------------
-
-
-@coordinator_required
-@require_POST
-def start(request, session_id: int):
-    session = _session(session_id)
-    try:
-        started = start_play(session)
-    except (CannotStart, SessionClosed) as error:
-        messages.error(request, str(error))
-    else:
-        if started:
-            tables = len(started)
-            messages.success(
-                request,
-                f"Play has started at {tables} table{'s' if tables != 1 else ''}: "
-                "each table can now record its hands.",
-            )
-        else:
-            messages.info(request, "Play had already started at every table.")
-    return _back(request, session)
-
-
-def _back(request, session):
-    """Back to the page the button was on (the Tonight page or the session's page)."""
-    back = request.POST.get("next") or request.GET.get("next") or ""
-    if back and url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return redirect(back)
-    return redirect("club:session_detail", pk=session.pk)
-
-
-@coordinator_required
-def end(request, session_id: int):
-    session = _session(session_id)
-    if request.method == "POST":
-        ended = end_evening(session)
-        messages.success(
-            request,
-            f"The evening is over: {ended} match{'es' if ended != 1 else ''} ended where they "
-            "stood and the session is closed.",
-        )
-        return _back(request, session)
-    in_play = session.matches.in_play().count()
-    back = request.GET.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-        back = ""
-    return render(
-        request, "games/end_confirm.html", {"session": session, "in_play": in_play, "next": back}
-    )

@@ -2,7 +2,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from club.backup import write_backup
+from front.backup import write_backup
 
 
 class Command(BaseCommand):

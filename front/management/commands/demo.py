@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from club.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, database_is_empty, load_demo
+from front.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, database_is_empty, load_demo
 
 
 class Command(BaseCommand):

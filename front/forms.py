@@ -1,0 +1,260 @@
+"""The club's settings page's form: its name, rule set and the rule set's options, starting
+tally, seating and standings preferences. Here rather than in club: the rule sets are
+scoring's (club, below it, keeps a plain rule-set name and options)."""
+
+from decimal import Decimal
+
+from django import forms
+
+from club.models import (
+    MIN_SESSIONS_MESSAGE,
+    STARTING_TALLY_MESSAGE,
+    TABLE_MONEY_MESSAGE,
+    Club,
+)
+from club.names import clean_name
+from club.numbers import WholeNumberField
+from scoring.rules import club_options, get_ruleset, rule_set_choices, validate_club_rules
+
+OPTION_PREFIX = "option_"
+VALUE_PREFIX = "value_"
+
+
+def value_label(key: str) -> str:
+    """'pong.minor.exposed.points' -> 'Pong · minor · exposed · points'."""
+    return " · ".join(part.replace("_", " ") for part in key.split(".")).capitalize()
+
+
+def _field_for(default, label: str, initial, help_text: str = "", limits=None, message=""):
+    """A rule set's option or table value as a field; a whole number gets the rule set's
+    range (`limits`, low and high), refused beside the field with `message`."""
+    if isinstance(default, bool):
+        return forms.BooleanField(label=label, required=False, initial=initial, help_text=help_text)
+    low, high = limits or (None, None)
+    return WholeNumberField(
+        label=label,
+        initial=initial,
+        help_text=help_text,
+        min_value=low,
+        max_value=high,
+        error_messages={"min_value": message, "max_value": message},
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class ClubSettingsForm(forms.ModelForm):
+    """The club's name, rule set and its options, starting tally and seating preferences.
+
+    The chosen rule set's options (and, for the adventurous, every value of its scoring
+    tables) become fields of their own, so a coordinator never types JSON.
+    """
+
+    rule_set = forms.ChoiceField(label="Rule set", choices=rule_set_choices)
+
+    class Meta:
+        model = Club
+        fields = [
+            "name",
+            "rule_set",
+            "starting_tally",
+            "odd_tables",
+            "spread_beginners",
+            "show_dice",
+            "dice_count",
+            "collects_table_money",
+            "table_money",
+        ]
+        fields += ["standings_ranking", "placing_points", "min_sessions", "standings_visibility"]
+        # Digits 0-9 only (club/numbers.py), each refused outside its range in words.
+        field_classes = {"starting_tally": WholeNumberField, "min_sessions": WholeNumberField}
+        error_messages = {
+            "starting_tally": {
+                "min_value": STARTING_TALLY_MESSAGE,
+                "max_value": STARTING_TALLY_MESSAGE,
+            },
+            "min_sessions": {"min_value": MIN_SESSIONS_MESSAGE, "max_value": MIN_SESSIONS_MESSAGE},
+            "table_money": {"min_value": TABLE_MONEY_MESSAGE, "max_value": TABLE_MONEY_MESSAGE},
+        }
+        widgets = {
+            "odd_tables": forms.RadioSelect,
+            "dice_count": forms.RadioSelect,
+            "standings_ranking": forms.RadioSelect,
+            "standings_visibility": forms.RadioSelect,
+        }
+
+    # The rule set whose option fields the page showed (a hidden field inside the options'
+    # fieldset, swapped with it): when the list names another, those fields are not this
+    # rule set's, and its own options start at their usual values.
+    OPTIONS_FOR = "options_for"
+    # The button that confirms a change of rule set carries the rule set confirmed.
+    CONFIRM = "confirm_rule_set"
+    # The confirmation's other button: keep the club's rule set, save the other entries.
+    KEEP = "keep_rule_set"
+
+    @classmethod
+    def keeping_rule_set(cls, data, club: Club):
+        """`data` with the club's own rule set chosen again: its saved options are used
+        (the fields posted were the other rule set's), every other entry as posted."""
+        data = data.copy()
+        data["rule_set"] = club.rule_set
+        data.pop(cls.OPTIONS_FOR, None)
+        data.pop(cls.CONFIRM, None)
+        for name in list(data):
+            if name.startswith((OPTION_PREFIX, VALUE_PREFIX)):
+                data.pop(name)
+        return data
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        rule_set = self.data.get("rule_set") if self.is_bound else self.instance.rule_set
+        if rule_set not in dict(self.fields["rule_set"].choices):
+            rule_set = self.instance.rule_set
+        self.rule_set_name = rule_set
+        # The club's rule set before this form (validating copies the new one onto it).
+        self.saved_rule_set = self.instance.rule_set
+        self.fields["dice_count"].required = False
+        for name in self.STANDINGS_FIELDS:
+            self.fields[name].required = False
+        self.fields["table_money"].required = False
+        ruleset = get_ruleset(rule_set)
+        same_rules = rule_set == self.instance.rule_set
+        saved_options = self.instance.rule_options if same_rules else {}
+        saved_values = self.instance.rule_values if same_rules else {}
+        for key, default in club_options(rule_set).items():
+            label = key.replace("_", " ").capitalize()
+            limits = ruleset.option_ranges.get(key)
+            self.fields[OPTION_PREFIX + key] = _field_for(
+                default,
+                label,
+                saved_options.get(key, default),
+                help_text=f"Usual value: {default}",
+                limits=limits,
+                message=limits
+                and f"The {label.lower()} must be {ruleset.option_range_words(key)}.",
+            )
+        for key, default in ruleset.value_defaults.items():
+            value_range = ruleset.value_ranges[key]
+            field = _field_for(
+                default,
+                value_label(key),
+                saved_values.get(key, default),
+                limits=(value_range.low, value_range.high),
+                message=f"This value must be {ruleset.value_range_words(key)}.",
+            )
+            field.required = False
+            field.help_text = f"Usual value: {default}"
+            self.fields[VALUE_PREFIX + key] = field
+        if self.is_bound:
+            self._fill_options_not_shown()
+
+    def _fill_options_not_shown(self) -> None:
+        """A change of rule set posts (or, for the htmx swap, sends) the option fields the
+        page showed: the old rule set's. The new rule set's own options and table values
+        then start at their usual values (its saved ones when it is the club's rule set
+        again) instead of coming back blank and "required"."""
+        shown = self.data.get(self.OPTIONS_FOR)
+        names = [n for n in self.fields if n.startswith((OPTION_PREFIX, VALUE_PREFIX))]
+        if shown == self.rule_set_name:
+            return  # the page showed this rule set's fields: what is posted stands
+        if shown is None and any(name in self.data for name in names):
+            return  # an older page without the hidden field, showing this rule set
+        data = self.data.copy()
+        for name in names:
+            data.pop(name, None)
+            initial = self.fields[name].initial
+            if isinstance(initial, bool):
+                if initial:
+                    data[name] = "on"
+            else:
+                data[name] = str(initial)
+        data[self.OPTIONS_FOR] = self.rule_set_name
+        self.data = data
+
+    @property
+    def changes_rule_set(self) -> bool:
+        return bool(self.instance.pk) and self.rule_set_name != self.saved_rule_set
+
+    @property
+    def rule_set_confirmed(self) -> bool:
+        """Whether the post confirms this change of rule set (the confirmation's button)."""
+        return self.data.get(self.CONFIRM) == self.rule_set_name
+
+    def clean_name(self):
+        return clean_name(self.cleaned_data["name"], "Please type the club's name.")
+
+    def clean_table_money(self):
+        # Only asked for when the club collects table money; empty means none.
+        return self.cleaned_data.get("table_money") or Decimal("0")
+
+    def clean_dice_count(self):
+        # Only asked for when the dice are shown; an absent choice keeps the saved one.
+        return self.cleaned_data.get("dice_count") or self.instance.dice_count
+
+    STANDINGS_FIELDS = (
+        "standings_ranking",
+        "placing_points",
+        "min_sessions",
+        "standings_visibility",
+    )
+
+    def _clean_standings(self, name: str):
+        # Left out of a post (an older page, a script): the saved choice stays.
+        value = self.cleaned_data.get(name)
+        return getattr(self.instance, name) if value in (None, "") else value
+
+    def clean_standings_ranking(self):
+        return self._clean_standings("standings_ranking")
+
+    def clean_placing_points(self):
+        return self._clean_standings("placing_points")
+
+    def clean_min_sessions(self):
+        return self._clean_standings("min_sessions")
+
+    def clean_standings_visibility(self):
+        return self._clean_standings("standings_visibility")
+
+    def standings_fields(self):
+        return [self["standings_ranking"], self["standings_visibility"]]
+
+    def option_fields(self):
+        return [self[name] for name in self.fields if name.startswith(OPTION_PREFIX)]
+
+    def value_fields(self):
+        return [self[name] for name in self.fields if name.startswith(VALUE_PREFIX)]
+
+    def value_errors(self) -> bool:
+        """Whether a table value was refused: the table opens to show it beside the field."""
+        return any(name.startswith(VALUE_PREFIX) for name in self.errors)
+
+    def _changed(self, prefix: str, defaults) -> dict:
+        changed = {}
+        for key, default in defaults.items():
+            value = self.cleaned_data.get(prefix + key)
+            if value is None:
+                continue
+            if value != default:
+                changed[key] = value
+        return changed
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("collects_table_money") and not cleaned.get("table_money"):
+            self.add_error(
+                "table_money", "Please give the table money each person pays, e.g. 2.50."
+            )
+        if self.errors:
+            return cleaned
+        ruleset = get_ruleset(self.rule_set_name)
+        self.rule_options = self._changed(OPTION_PREFIX, club_options(self.rule_set_name))
+        self.rule_values = self._changed(VALUE_PREFIX, ruleset.value_defaults)
+        validate_club_rules(self.rule_set_name, self.rule_options, self.rule_values)
+        return cleaned
+
+    def save(self, commit=True):
+        club = super().save(commit=False)
+        club.rule_options = self.rule_options
+        club.rule_values = self.rule_values
+        if commit:
+            club.save()
+        return club
