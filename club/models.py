@@ -118,7 +118,7 @@ class Club(models.Model):
         help_text="Leave empty if the season follows the calendar year (from 1 January).",
     )
 
-    # --- Standings (scoring/standings.py reads these) ---
+    # --- Standings (scoring/standings/ reads these) ---
     class Ranking(models.TextChoices):
         TOTAL = "total", "Total over the season"
         AVERAGE = "average", "Average per session played"

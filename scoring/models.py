@@ -270,5 +270,5 @@ class Correction(models.Model):
         return f"{self.get_kind_display()} hand {self.hand_number} of {self.match}"
 
 
-# Derived per-chair results, kept in step with the hands (see scoring/standings.py).
+# Derived per-chair results, kept in step with the hands (see scoring/standings/refresh.py).
 from scoring.results import MatchResult  # noqa: E402, F401
