@@ -59,8 +59,6 @@ COLUMNS = [
     ("points", "Placing points"),
     ("best", "Best hand"),
 ]
-
-
 _SORT_KEYS = {
     "name": lambda row: row.name.lower(),
     "total": lambda row: row.total,
@@ -71,8 +69,6 @@ _SORT_KEYS = {
     "points": lambda row: row.points,
     "best": lambda row: row.best_total or 0,
 }
-
-
 _RANKING_KEYS = {
     Club.Ranking.TOTAL: lambda row: (row.total, row.points),
     Club.Ranking.AVERAGE: lambda row: (row.average, row.total),
@@ -140,8 +136,6 @@ class Leaderboard:
 
 
 _SHARE_FIELDS = ("first", "second", "third", "fourth")
-
-
 # A result whose placing counts only in part (the member's table changed that evening).
 _PARTLY = Q(weight__gt=0, weight__lt=1)
 
