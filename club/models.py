@@ -14,6 +14,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from club.refusals import Refused
 from club.seating.planner import SeatingError, Wind
 from scoring.rules import rule_set_choices, starting_tally
 
@@ -225,10 +226,6 @@ TABLE_RANGE_MESSAGE = f"Table numbers go from 1 to {LAST_TABLE}."
 def long_date(date: datetime.date) -> str:
     """A date as pages and messages write it: "Thursday 5 March 2026"."""
     return date_format(date, "l j F Y")
-
-
-class Refused(Exception):
-    """A change the coordinator asked for cannot be made; str() says why, in plain words."""
 
 
 class MemberHasPlayed(Refused):

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.models import Club, SeatingPlan, Session
+from club.refusals import Refused
 from games.models import Chair, Match
 
 # A match needs a table of three to five (games.flow).
@@ -20,7 +21,7 @@ MIN_PLAYERS, MAX_PLAYERS = 3, 5
 CHAIR_ORDER = "ESWND"
 
 
-class CannotStart(Exception):
+class CannotStart(Refused):
     """Play cannot start; the message is one sentence for the page."""
 
 

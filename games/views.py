@@ -23,12 +23,19 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from club.models import Club, Session, SessionClosed
+from club.models import Club, Session
+from club.refusals import Refused
 from club.roles import coordinator_required, is_coordinator
 from games import dice, selectors
-from games.forms import HandNumberForm, KongForm, TablePickerForm, TakeBackKongForm, WinForm
+from games.forms import (
+    HandNumberForm,
+    KongForm,
+    TablePickerForm,
+    TakeBackKongForm,
+    WinForm,
+)
 from games.models import Match
-from games.start import CannotStart, end_evening, start_play
+from games.start import end_evening, start_play
 from scoring import recording, table_rules
 from scoring.engine import EngineError
 from scoring.models import Hand
@@ -688,11 +695,8 @@ def _full_hand(request, match, ended: bool = False):
         if number != board.hand:
             raise EngineError(_stale_message(number, board.hand))
         # The board's state is the hand being played: no second replay of the match.
-        try:
-            contract = table_rules.full_hand(match, board.state, win)
-            result, payments = table_rules.score_full_hand(match, board.state, contract)
-        except table_rules.TotalRefused as error:
-            raise EngineError(str(error)) from error
+        contract = table_rules.full_hand(match, board.state, win)
+        result, payments = table_rules.score_full_hand(match, board.state, contract)
         return result, selectors.pay_words(board.names, payments), board.unit
 
     context = {
@@ -721,7 +725,7 @@ def start(request, session_id: int):
     session = _session(session_id)
     try:
         started = start_play(session)
-    except (CannotStart, SessionClosed) as error:
+    except Refused as error:
         messages.error(request, str(error))
     else:
         if started:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from club.refusals import Refused
 from games import flow
 from games.models import PAY_FIELDS, Match
 from games.start import evening_goes_on, finish
@@ -34,7 +35,7 @@ class CorrectionRefused(RecordingError):
     """The correction cannot be made; the message says which hand and why."""
 
 
-class HandRefused(Exception):
+class HandRefused(Refused):
     """Hand `number` cannot stand as recorded: `reason` is one sentence for the scorer."""
 
     def __init__(self, number: int, reason: str):

@@ -7,7 +7,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from club.forms import NextWeekForm, SessionForm
-from club.models import Club, Refused, Session, long_date
+from club.models import Club, Session, long_date
+from club.refusals import Refused, show_refusal
 from club.reopening import reopen
 from club.roles import coordinator_required
 
@@ -89,8 +90,7 @@ def session_next(request):
     try:
         session, created = form.cleaned_data["from"].create_next_week(timezone.localdate())
     except Refused as error:
-        messages.error(request, str(error))
-        return redirect("club:session_list")
+        return show_refusal(request, error, "club:session_list")
     if created:
         messages.success(request, f"Next week's session is added: {long_date(session.date)}.")
     else:
