@@ -113,8 +113,7 @@ def finish(match: Match, ending: str) -> None:
     match.status = Match.Status.FINISHED
     match.ending = ending
     match.finished_at = timezone.now()
-    match.version += 1
-    match.save(update_fields=["status", "ending", "finished_at", "version"])
+    match.save_and_bump_version("status", "ending", "finished_at")
 
 
 def follow_seating(session: Session) -> None:
@@ -179,7 +178,6 @@ def reopen_play(session: Session) -> int:
         if match.replay()[-1].over:
             continue  # corrected to its end meanwhile: nothing more to play
         match.status, match.ending, match.finished_at = Match.Status.IN_PLAY, "", None
-        match.version += 1
-        match.save(update_fields=["status", "ending", "finished_at", "version"])
+        match.save_and_bump_version("status", "ending", "finished_at")
         reopened += 1
     return reopened

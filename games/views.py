@@ -13,27 +13,21 @@ from dataclasses import dataclass
 from functools import wraps
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from club.lookups import session_or_404
 from club.models import Club, Session
 from club.refusals import Refused
-from club.roles import coordinator_required, is_coordinator
+from club.roles import coordinator_required
 from games import dice, selectors
-from games.forms import (
-    HandNumberForm,
-    KongForm,
-    TablePickerForm,
-    TakeBackKongForm,
-    WinForm,
-)
+from games.access import players_and_coordinators
+from games.forms import HandNumberForm, KongForm, TablePickerForm, TakeBackKongForm, WinForm
 from games.models import Match
 from games.start import end_evening, start_play
 from scoring import recording, table_rules
@@ -46,8 +40,13 @@ from scoring.views.scoresheets import may_correct
 TEMPLATE = "games/table.html"
 
 
-def _session(session_id: int) -> Session:
-    return get_object_or_404(Session, pk=session_id, club=Club.objects.current())
+def _table_match(kwargs) -> Match:
+    """The match the address's table shows (see `selectors.table_match`), or 404."""
+    session = session_or_404(kwargs.pop("session_id"))
+    match = selectors.table_match(session, kwargs.pop("number"))
+    if match is None:
+        raise Http404("Play has not started at this table.")
+    return match
 
 
 def table_view(write: bool = False, sent=None, ended=None):
@@ -60,18 +59,13 @@ def table_view(write: bool = False, sent=None, ended=None):
     `ended(request, match)` instead."""
 
     def decorate(view):
+        @players_and_coordinators(
+            _table_match, "You can record hands only at the table where you sit."
+        )
         @wraps(view)
-        def wrapper(request, session_id: int, number: int):
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            session = _session(session_id)
-            match = selectors.table_match(session, number)
-            if match is None:
-                raise Http404("Play has not started at this table.")
-            if not is_coordinator(request.user) and match.chair_of(request.user) is None:
-                raise PermissionDenied("You can record hands only at the table where you sit.")
+        def wrapper(request, match):
             answer = ended or (lambda request, match: _evening_ended(request, match, sent))
-            if write and session.status != Session.Status.IN_PLAY:
+            if write and match.session.status != Session.Status.IN_PLAY:
                 return answer(request, match)
             try:
                 return view(request, match)
@@ -434,7 +428,7 @@ def _preview(match, number: int, win) -> dict:
         payments = recording.preview_win(match, number, win)
     except recording.RecordingError as error:
         return {"refused": str(error)}
-    names = [chair.member.table_name for chair in match.chair_list()]
+    names = match.player_names()
     return {"lines": selectors.pay_words(names, payments)}
 
 
@@ -722,7 +716,7 @@ def _full_hand(request, match, ended: bool = False):
 @coordinator_required
 @require_POST
 def start(request, session_id: int):
-    session = _session(session_id)
+    session = session_or_404(session_id)
     try:
         started = start_play(session)
     except Refused as error:
@@ -752,7 +746,7 @@ def _back(request, session):
 
 @coordinator_required
 def end(request, session_id: int):
-    session = _session(session_id)
+    session = session_or_404(session_id)
     if request.method == "POST":
         ended = end_evening(session)
         messages.success(

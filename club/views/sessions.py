@@ -2,19 +2,16 @@
 closed session."""
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from club.forms import NextWeekForm, SessionForm
-from club.models import Club, Session, long_date
+from club.lookups import session_or_404
+from club.models import Club, long_date
 from club.refusals import Refused, show_refusal
 from club.reopening import reopen
 from club.roles import coordinator_required
-
-
-def _session(pk: int) -> Session:
-    return get_object_or_404(Session, pk=pk, club=Club.objects.current())
 
 
 @require_safe
@@ -58,7 +55,7 @@ def session_create(request):
 
 @coordinator_required
 def session_edit(request, pk):
-    session = _session(pk)
+    session = session_or_404(pk)
     form = SessionForm(request.POST or None, instance=session, club=session.club)
     if request.method == "POST" and form.is_valid():
         session = form.save()
@@ -70,7 +67,7 @@ def session_edit(request, pk):
 @require_safe
 @coordinator_required
 def session_detail(request, pk):
-    session = _session(pk)
+    session = session_or_404(pk)
     return render(
         request,
         "club/sessions/detail.html",
@@ -108,7 +105,7 @@ def session_status(request, pk):
     """Reopen a closed session (to correct something, or to add a hand that arrived after
     the evening was ended: the tables it ended carry on). Play starts and the evening ends
     through the games' own buttons, which move the status themselves."""
-    session = _session(pk)
+    session = session_or_404(pk)
     try:
         session, answers = reopen(session, request.POST.get("status", ""))
     except Refused as error:
