@@ -76,7 +76,7 @@ def _act(request, session: Session, action, form=None, choice_url: str = "", ans
     """Run a change and answer beside the control that asked.
 
     `form`, when given, must be valid first; `action(data)` gets its cleaned data and
-    returns a message or a `changes.Outcome`. An outcome that needs the coordinator to
+    returns a message or a `changes.ChangeAnswer`. An outcome that needs the coordinator to
     choose is shown on the page (nothing was saved yet).
     """
     answer_at = answer_at or _answer_at(request)
@@ -86,7 +86,7 @@ def _act(request, session: Session, action, form=None, choice_url: str = "", ans
         result = action(form.cleaned_data if form is not None else {})
     except REFUSALS as exc:
         return _respond(request, session, answer_at, error=str(exc))
-    if isinstance(result, changes.Outcome):
+    if isinstance(result, changes.ChangeAnswer):
         if not result.changed:
             return _respond(request, session, answer_at, outcome=result, choice_url=choice_url)
         result = result.message
@@ -249,7 +249,7 @@ PENDING = {
 }
 
 
-def _swap_asked_again(session: Session, post) -> changes.Outcome | None:
+def _swap_asked_again(session: Session, post) -> changes.ChangeAnswer | None:
     form = SwapForm(session, post)
     if not form.is_valid() or form.cleaned_data["b"] is None:
         return None
