@@ -21,6 +21,7 @@ from django.urls import reverse
 
 from club import login_throttle
 from club.login_names import login_key
+from club.refusals import Refused
 from club.roles import COORDINATORS, forget_groups, group_names
 
 LOCKED_OUT_MESSAGE = (
@@ -127,7 +128,7 @@ def client_address(request) -> str:
         return remote
 
 
-class LoginRefused(Exception):
+class LoginRefused(Refused):
     """A coordinator asked to change a login that only the administrator may change."""
 
 

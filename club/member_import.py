@@ -409,7 +409,7 @@ def _imported_count(club: Club, tokens: list[uuid.UUID]) -> int:
 
 
 @dataclass
-class Outcome:
+class ImportReport:
     """What an import did: `created` members, or found the batch `already_imported` (how
     many of its members exist), or found `batch` no longer clean and added nobody."""
 
@@ -418,7 +418,7 @@ class Outcome:
     batch: MemberImport | None = None
 
 
-def import_members(text: str, batch_token: uuid.UUID, club: Club) -> Outcome:
+def import_members(text: str, batch_token: uuid.UUID, club: Club) -> ImportReport:
     """Check `text` again, as the database is now, and add all its members in one
     transaction, or none. The batch posted again (a double tap, a retry, two at once)
     adds nobody the second time."""
@@ -426,9 +426,9 @@ def import_members(text: str, batch_token: uuid.UUID, club: Club) -> Outcome:
     tokens = row_tokens(batch_token, batch.rows)
     already = _imported_count(club, tokens)
     if already:
-        return Outcome(already_imported=already)
+        return ImportReport(already_imported=already)
     if not batch.is_clean:
-        return Outcome(batch=batch)
+        return ImportReport(batch=batch)
     try:
         with transaction.atomic():
             Member.objects.bulk_create(
@@ -448,12 +448,12 @@ def import_members(text: str, batch_token: uuid.UUID, club: Club) -> Outcome:
         # at the table since the check: the batch now says which.
         already = _imported_count(club, tokens)
         if already:
-            return Outcome(already_imported=already)
+            return ImportReport(already_imported=already)
         batch = read(text, club)
         if batch.is_clean:
             raise
-        return Outcome(batch=batch)
-    return Outcome(created=len(batch.rows))
+        return ImportReport(batch=batch)
+    return ImportReport(created=len(batch.rows))
 
 
 # --- The two steps' forms ------------------------------------------------------------

@@ -16,6 +16,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from club.refusals import Refused
 from club.seating.planner import SeatingError, Wind
 
 
@@ -121,7 +122,7 @@ class Club(models.Model):
         help_text="Leave empty if the season follows the calendar year (from 1 January).",
     )
 
-    # --- Standings (scoring/standings.py reads these) ---
+    # --- Standings (scoring/standings/ reads these) ---
     class Ranking(models.TextChoices):
         TOTAL = "total", "Total over the season"
         AVERAGE = "average", "Average per session played"
@@ -232,10 +233,6 @@ TABLE_RANGE_MESSAGE = f"Table numbers go from 1 to {LAST_TABLE}."
 def long_date(date: datetime.date) -> str:
     """A date as pages and messages write it: "Thursday 5 March 2026"."""
     return date_format(date, "l j F Y")
-
-
-class Refused(Exception):
-    """A change the coordinator asked for cannot be made; str() says why, in plain words."""
 
 
 class MemberHasPlayed(Refused):

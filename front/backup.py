@@ -31,6 +31,8 @@ from django.db import DataError, IntegrityError, connection, models, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from club.refusals import Refused
+
 FORMAT = "mahjong-club-backup"
 VERSION = 1
 
@@ -67,7 +69,7 @@ MAX_LINE = 4 * 1024 * 1024
 _END = "]}"
 
 
-class BackupRefused(Exception):
+class BackupRefused(Refused):
     """A backup that cannot be restored; str() says why, in plain words."""
 
 

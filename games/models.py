@@ -116,6 +116,16 @@ class Match(models.Model):
                 return chair.number
         return None
 
+    def player_names(self) -> list[str]:
+        """The players' table names in chair order (East first), as every page lists them."""
+        return [chair.member.table_name for chair in self.chair_list()]
+
+    def save_and_bump_version(self, *fields: str) -> None:
+        """Save `fields` and move the match's version on: every device showing the table
+        polls the version, and reloads when it changed."""
+        self.version += 1
+        self.save(update_fields=[*fields, "version"])
+
     def chair_list(self) -> list[Chair]:
         """The chairs in order (cached on the instance: one query per match)."""
         cached = getattr(self, "_chairs", None)

@@ -2,26 +2,23 @@
 recorded, is scoring/views/table.py)."""
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from club.models import Session, SessionClosed
+from club.lookups import session_or_404
+from club.refusals import Refused
 from club.roles import coordinator_required
-from games.start import CannotStart, end_evening, start_play
-
-
-def _session(request, session_id: int) -> Session:
-    return get_object_or_404(Session, pk=session_id, club=request.club)
+from games.start import end_evening, start_play
 
 
 @coordinator_required
 @require_POST
 def start(request, session_id: int):
-    session = _session(request, session_id)
+    session = session_or_404(request, session_id)
     try:
         started = start_play(session)
-    except (CannotStart, SessionClosed) as error:
+    except Refused as error:
         messages.error(request, str(error))
     else:
         if started:
@@ -48,7 +45,7 @@ def _back(request, session):
 
 @coordinator_required
 def end(request, session_id: int):
-    session = _session(request, session_id)
+    session = session_or_404(request, session_id)
     if request.method == "POST":
         ended = end_evening(session)
         messages.success(

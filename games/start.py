@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.models import Club, SeatingPlan, Session
+from club.refusals import Refused
 from games.models import Chair, Match
 
 # A match needs a table of three to five (games.flow).
@@ -20,7 +21,7 @@ MIN_PLAYERS, MAX_PLAYERS = 3, 5
 CHAIR_ORDER = "ESWND"
 
 
-class CannotStart(Exception):
+class CannotStart(Refused):
     """Play cannot start; the message is one sentence for the page."""
 
 
@@ -112,8 +113,7 @@ def finish(match: Match, ending: str) -> None:
     match.status = Match.Status.FINISHED
     match.ending = ending
     match.finished_at = timezone.now()
-    match.version += 1
-    match.save(update_fields=["status", "ending", "finished_at", "version"])
+    match.save_and_bump_version("status", "ending", "finished_at")
 
 
 def follow_seating(session: Session) -> None:
@@ -178,7 +178,6 @@ def reopen_play(session: Session) -> int:
         if match.replay()[-1].over:
             continue  # corrected to its end meanwhile: nothing more to play
         match.status, match.ending, match.finished_at = Match.Status.IN_PLAY, "", None
-        match.version += 1
-        match.save(update_fields=["status", "ending", "finished_at", "version"])
+        match.save_and_bump_version("status", "ending", "finished_at")
         reopened += 1
     return reopened

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from club.refusals import Refused
 from games import flow
 from games.models import Match
 from games.start import evening_goes_on, finish
@@ -34,7 +35,7 @@ class CorrectionRefused(RecordingError):
     """The correction cannot be made; the message says which hand and why."""
 
 
-class HandRefused(Exception):
+class HandRefused(Refused):
     """Hand `number` cannot stand as recorded: `reason` is one sentence for the scorer."""
 
     def __init__(self, number: int, reason: str):
@@ -54,10 +55,6 @@ class Void:
 
 
 # --- the derivation, shared by corrections and paper sheets -----------------------------
-
-
-def _names(match: Match) -> list[str]:
-    return [chair.member.table_name for chair in match.chair_list()]
 
 
 def _state_key(state) -> tuple:
@@ -94,7 +91,7 @@ def derive(match: Match, hands: list[Hand], previous: dict | None = None) -> lis
     (before each hand and after the last). Raises HandRefused naming the first hand that
     cannot stand. `previous` maps a saved hand's id to its state before the change."""
     previous = previous or {}
-    names = _names(match)
+    names = match.player_names()
     states = None
     if match.rules != "hk":
         # One replay gives every hand's state when all the outcomes can stand; only when
@@ -175,7 +172,7 @@ def rederive_kongs(match: Match, states, *, gap: int | None = None) -> list[dict
     being played when the hand before it was undone, and are derived again once it is
     entered again. Returns what changed; raises HandRefused naming a kong that cannot stand."""
     kongs = list(match.kong_chips.filter(voided_at__isnull=True).order_by("hand_number", "pk"))
-    names = _names(match) if kongs else []
+    names = match.player_names() if kongs else []
     changes = []
     last = len(states)  # the hand being played now, if the match is open
     for kong in kongs:
@@ -270,8 +267,7 @@ def _move_status(match: Match, after) -> None:
             match.ending = Match.Ending.CLOSED
         else:
             match.ending = Match.Ending.ENDED
-    match.version += 1
-    match.save(update_fields=["status", "ending", "finished_at", "version"])
+    match.save_and_bump_version("status", "ending", "finished_at")
 
 
 # --- correcting one hand ----------------------------------------------------------------
@@ -350,8 +346,7 @@ def correct_hand(
     tallies_before = match.tallies()
     now = timezone.now()
     before = _snapshot(original)
-    original.voided_at, original.voided_by, original.void_reason = now, by, reason
-    original.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    original.void(by, reason, at=now)
     replacement = None
     if isinstance(change, Void):
         # Kong chips made during a hand that is struck out go with it.

@@ -11,6 +11,7 @@ import re
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q, Sum
+from django.utils import timezone
 
 from games.models import MAX_CHAIRS
 
@@ -92,6 +93,12 @@ class PaymentRecord(models.Model):
     @property
     def is_voided(self) -> bool:
         return self.voided_at is not None
+
+    def void(self, by, reason: str, at=None) -> None:
+        """Strike the record out: it stays, marked with who, when and why, and no longer
+        counts (`at` lets one change mark several records with the same moment)."""
+        self.voided_at, self.voided_by, self.void_reason = at or timezone.now(), by, reason
+        self.save(update_fields=["voided_at", "voided_by", "void_reason"])
 
 
 class HandQuerySet(models.QuerySet):
@@ -279,5 +286,5 @@ class Correction(models.Model):
         return f"{self.get_kind_display()} hand {self.hand_number} of {self.match}"
 
 
-# Derived per-chair results, kept in step with the hands (see scoring/standings.py).
+# Derived per-chair results, kept in step with the hands (see scoring/standings/refresh.py).
 from scoring.results import MatchResult  # noqa: E402, F401

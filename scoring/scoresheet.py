@@ -110,7 +110,7 @@ def _version(correction: Correction, names, unit) -> Version:
 
 
 def scoresheet(match: Match) -> Scoresheet:
-    names = [chair.member.table_name for chair in match.chair_list()]
+    names = match.player_names()
     count = len(names)
     ruleset = table_rules.match_ruleset(match)
     unit = table_rules.unit(ruleset)
@@ -206,7 +206,7 @@ def session_changes(session) -> list[ChangeLine]:
     for correction in corrections:
         match = correction.match
         if match.pk not in names_of:
-            names = [chair.member.table_name for chair in match.chair_list()]
+            names = match.player_names()
             names_of[match.pk] = (names, table_rules.unit(table_rules.match_ruleset(match)))
         names, unit = names_of[match.pk]
         lines.append(

@@ -216,7 +216,7 @@ def _match_records(match: Match) -> tuple[list[Hand], list[KongChips]]:
 def board(match: Match, user=None) -> Board:
     """Everything the table page shows for `match` (four queries at most)."""
     chairs = match.chair_list()
-    names = [chair.member.table_name for chair in chairs]
+    names = match.player_names()
     hands, kongs = _match_records(match)
     live = [hand for hand in hands if not hand.is_voided]
     states = match.replay(live)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from club.refusals import Refused
 from scoring import engine
 from scoring.engine import EngineError, RuleSet
 from scoring.rules import build_ruleset
 
 
-class TotalRefused(Exception):
+class TotalRefused(Refused):
     """The engine refused the total or outcome; the message is the engine's reason."""
 
 

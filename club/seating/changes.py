@@ -30,7 +30,7 @@ tables_changed = Signal()
 
 
 @dataclass
-class Outcome:
+class ChangeAnswer:
     """What a change did, or the choice it needs first.
 
     ``changed`` is False when nothing was saved because the coordinator must choose: one of
@@ -211,10 +211,10 @@ def make_seating(session: Session, *, seed: int | None = None) -> tuple[SeatingP
     return plan, True
 
 
-def reroll_question() -> Outcome:
+def reroll_question() -> ChangeAnswer:
     """What a re-roll asks after swaps by hand: nothing is suggested, re-rolling is the
     override."""
-    return Outcome(
+    return ChangeAnswer(
         "You have changed this seating by hand. A re-roll seats everyone again "
         "(locked tables stay) and your changes go.",
         False,
@@ -225,13 +225,13 @@ def reroll_question() -> Outcome:
 
 
 @transaction.atomic
-def reroll(session: Session, *, seed: int | None = None, choice: str = "") -> Outcome:
+def reroll(session: Session, *, seed: int | None = None, choice: str = "") -> ChangeAnswer:
     """Plan the draft again: locked tables stay exactly as they are, everyone else moves.
     After swaps by hand it asks first (``choice`` CONFIRM goes ahead); "Undo" brings the
     seating before the re-roll back."""
     plan = _locked_plan(session, SeatingPlan.ensure_draft)
     if choice == CANCEL:
-        return Outcome("Nothing changed: the seating is as it was.", True)
+        return ChangeAnswer("Nothing changed: the seating is as it was.", True)
     if plan.changed_by_hand and choice != CONFIRM:
         return reroll_question()
     seed = new_rng_seed() if seed is None else seed
@@ -239,13 +239,13 @@ def reroll(session: Session, *, seed: int | None = None, choice: str = "") -> Ou
     undo = {"what": "the re-roll", **_state(plan)}
     plan.rng_seed, plan.changed_by_hand = seed, False
     _save_tables(plan, seating, undo)
-    return Outcome("Re-rolled: everyone not at a locked table has a new seat.", True)
+    return ChangeAnswer("Re-rolled: everyone not at a locked table has a new seat.", True)
 
 
 PAIR_CHOICE = "pair-{}-{}"  # the suggested swap, posted back as a choice
 
 
-def _swap_question(before: planner.Seating, a: Member, b: Member, result) -> Outcome | None:
+def _swap_question(before: planner.Seating, a: Member, b: Member, result) -> ChangeAnswer | None:
     """The question a swap asks before it seats people with someone from last week (None:
     it asks nothing): a swap that does not, when there is one, is suggested; swapping
     anyway and not swapping are the other two answers."""
@@ -265,7 +265,7 @@ def _swap_question(before: planner.Seating, a: Member, b: Member, result) -> Out
             f"{to.number}, and seats nobody with someone from last week."
         )
         choices = [(PAIR_CHOICE.format(x, y), f"Do the suggested swap: {names[x]} and {names[y]}")]
-    return Outcome(
+    return ChangeAnswer(
         message,
         False,
         choices,
@@ -277,7 +277,7 @@ def _swap_question(before: planner.Seating, a: Member, b: Member, result) -> Out
     )
 
 
-def swap_question(session: Session, a: Member, b: Member) -> Outcome:
+def swap_question(session: Session, a: Member, b: Member) -> ChangeAnswer:
     """The question about swapping `a` and `b`, asked again (nothing is saved): the swap's
     own question, or, when it no longer needs one, whether to swap them."""
     plan = plan_of(session)
@@ -286,7 +286,7 @@ def swap_question(session: Session, a: Member, b: Member) -> Outcome:
     plan.ensure_draft()
     before = saved_seating(plan)
     result = planner.swap(before, a.pk, b.pk, random.Random(0))
-    return _swap_question(before, a, b, result) or Outcome(
+    return _swap_question(before, a, b, result) or ChangeAnswer(
         f"Swap {a} and {b}?",
         False,
         [],
@@ -298,13 +298,13 @@ def swap_question(session: Session, a: Member, b: Member) -> Outcome:
 
 
 @transaction.atomic
-def swap_members(session: Session, a: Member, b: Member, choice: str = "") -> Outcome:
+def swap_members(session: Session, a: Member, b: Member, choice: str = "") -> ChangeAnswer:
     """Swap two seated members' chairs; the dice are thrown again at their table(s).
     A swap that seats people with someone from last week asks first, suggesting a swap
     that does not when there is one (``choice`` "pair-x-y" makes that swap instead)."""
     plan = _locked_plan(session, SeatingPlan.ensure_draft)
     if choice == CANCEL:
-        return Outcome("Nothing changed: nobody was swapped.", True)
+        return ChangeAnswer("Nothing changed: nobody was swapped.", True)
     before = saved_seating(plan)
     if choice.startswith("pair-"):
         suggestion = planner.suggest_swap(before, a.pk, b.pk)
@@ -321,10 +321,10 @@ def swap_members(session: Session, a: Member, b: Member, choice: str = "") -> Ou
     _save_tables(plan, result, undo)
     ta, tb = result.table_of(a.pk).number, result.table_of(b.pk).number
     if ta == tb:
-        return Outcome(
+        return ChangeAnswer(
             f"{a} and {b} swapped chairs at table {ta}; the dice were thrown again there.", True
         )
-    return Outcome(
+    return ChangeAnswer(
         f"{a} now sits at table {ta} and {b} at table {tb}; "
         "the dice were thrown again at both tables.",
         True,
@@ -352,7 +352,7 @@ def _listed(items: list[str]) -> str:
 
 
 @transaction.atomic
-def seat_late_arrival(session: Session, member: Member, choice: str = "") -> Outcome:
+def seat_late_arrival(session: Session, member: Member, choice: str = "") -> ChangeAnswer:
     """Check the member in (if needed) and seat them at one table, moving nobody else.
 
     When no table can take one more, nothing moves and the planner's explanation is
@@ -368,12 +368,12 @@ def seat_late_arrival(session: Session, member: Member, choice: str = "") -> Out
     )
     if result.table is not None:
         _save_tables(plan, result.seating)
-        return Outcome(result.message, True)
+        return ChangeAnswer(result.message, True)
     if choice:
         option = _pick(result.options, choice)
         _save_tables(plan, option.seating)
-        return Outcome(f"Done: {option.description}.", True)
-    return Outcome(
+        return ChangeAnswer(f"Done: {option.description}.", True)
+    return ChangeAnswer(
         f"{result.message} {member} is checked in and waits for a seat.",
         False,
         [(str(i), o.description) for i, o in enumerate(result.options)],
@@ -382,7 +382,7 @@ def seat_late_arrival(session: Session, member: Member, choice: str = "") -> Out
 
 
 @transaction.atomic
-def remove_early_leaver(session: Session, member: Member, choice: str = "") -> Outcome:
+def remove_early_leaver(session: Session, member: Member, choice: str = "") -> ChangeAnswer:
     """Take out a member who goes home early; only their table changes.
 
     When the planner offers fixes (their table is left with two, or with three beside a
@@ -399,7 +399,7 @@ def remove_early_leaver(session: Session, member: Member, choice: str = "") -> O
             if result.needs_action
             else f"Take {member} out; table {result.table} plays as a table of three"
         )
-        return Outcome(
+        return ChangeAnswer(
             result.message,
             False,
             [(str(i), o.description) for i, o in enumerate(result.options)],
@@ -415,7 +415,7 @@ def remove_early_leaver(session: Session, member: Member, choice: str = "") -> O
         left_at=timezone.now()
     )
     _save_tables(plan, after)
-    return Outcome(message, True)
+    return ChangeAnswer(message, True)
 
 
 def _pick(options, choice: str):

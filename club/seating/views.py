@@ -10,11 +10,12 @@ import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
+from club.lookups import session_or_404
 from club.models import SeatingPlan, Session, SessionClosed
 from club.roles import coordinator_required
 from club.seating import changes, display
@@ -27,12 +28,6 @@ PANEL = MANAGE_TEMPLATE + "#seating-panel"
 REFUSALS = (SeatingError, SessionClosed)
 # Where on the page an answer shows: beside the control that asked (see _answer.html).
 ANSWER_AT = re.compile(r"\A(?:status|swap|late|leaver|table-[0-9]{1,3})\Z")
-
-
-def _session(request, session_id: int) -> Session:
-    return get_object_or_404(
-        Session.objects.select_related("club"), pk=session_id, club=request.club
-    )
 
 
 def _plan(session: Session):
@@ -81,7 +76,7 @@ def _act(request, session: Session, action, form=None, choice_url: str = "", ans
     """Run a change and answer beside the control that asked.
 
     `form`, when given, must be valid first; `action(data)` gets its cleaned data and
-    returns a message or a `changes.Outcome`. An outcome that needs the coordinator to
+    returns a message or a `changes.ChangeAnswer`. An outcome that needs the coordinator to
     choose is shown on the page (nothing was saved yet).
     """
     answer_at = answer_at or _answer_at(request)
@@ -91,7 +86,7 @@ def _act(request, session: Session, action, form=None, choice_url: str = "", ans
         result = action(form.cleaned_data if form is not None else {})
     except REFUSALS as exc:
         return _respond(request, session, answer_at, error=str(exc))
-    if isinstance(result, changes.Outcome):
+    if isinstance(result, changes.ChangeAnswer):
         if not result.changed:
             return _respond(request, session, answer_at, outcome=result, choice_url=choice_url)
         result = result.message
@@ -105,7 +100,7 @@ def _act(request, session: Session, action, form=None, choice_url: str = "", ans
 @login_required
 def seating_page(request, session_id: int):
     """Members' page: the published seating, the member's own table first."""
-    session = _session(request, session_id)
+    session = session_or_404(request, session_id, "club")
     me = display.member_for(request.user)
     page = display.seating_page(session, me)
     if not page.published:
@@ -144,7 +139,9 @@ def manage(request, session_id: int):
         at = note.extra_tags if ANSWER_AT.match(note.extra_tags or "") else "status"
         answer = {kind: note.message, "answer_at": at}
     return render(
-        request, MANAGE_TEMPLATE, _manage_context(_session(request, session_id), **answer)
+        request,
+        MANAGE_TEMPLATE,
+        _manage_context(session_or_404(request, session_id, "club"), **answer),
     )
 
 
@@ -152,7 +149,7 @@ def manage(request, session_id: int):
 @login_required
 def print_seating(request, session_id: int):
     """One sheet for the room, then one card per table (the print stylesheet breaks pages)."""
-    session = _session(request, session_id)
+    session = session_or_404(request, session_id, "club")
     page = display.seating_page(session)
     if not page.published:
         page.tables = []
@@ -165,7 +162,7 @@ def print_seating(request, session_id: int):
 @coordinator_required
 @require_POST
 def make(request, session_id: int):
-    session = _session(request, session_id)
+    session = session_or_404(request, session_id, "club")
 
     def action(_):
         _, made = changes.make_seating(session)
@@ -181,7 +178,7 @@ def make(request, session_id: int):
 @coordinator_required
 @require_POST
 def reroll(request, session_id: int):
-    session = _session(request, session_id)
+    session = session_or_404(request, session_id, "club")
     return _act(
         request,
         session,
@@ -193,7 +190,7 @@ def reroll(request, session_id: int):
 @coordinator_required
 @require_POST
 def undo(request, session_id: int):
-    session = _session(request, session_id)
+    session = session_or_404(request, session_id, "club")
     return _act(request, session, lambda _: changes.undo(session))
 
 
@@ -201,7 +198,7 @@ def undo(request, session_id: int):
 @require_POST
 def swap(request, session_id: int):
     """Swap two people chosen from the lists, or tapped on the table cards one by one."""
-    session = _session(request, session_id)
+    session = session_or_404(request, session_id, "club")
     form = SwapForm(session, request.POST)
     answer_at = _answer_at(request)
     if form.is_valid() and form.cleaned_data["pick"] is not None:
@@ -233,7 +230,7 @@ def swap(request, session_id: int):
 @require_POST
 def set_lock(request, session_id: int, number: int, locked: bool):
     """Lock a table (a re-roll keeps it) or unlock it; `locked` comes from the URL."""
-    session = _session(request, session_id)
+    session = session_or_404(request, session_id, "club")
 
     def action(_):
         _plan(session).lock_table(number, locked)
@@ -252,7 +249,7 @@ PENDING = {
 }
 
 
-def _swap_asked_again(session: Session, post) -> changes.Outcome | None:
+def _swap_asked_again(session: Session, post) -> changes.ChangeAnswer | None:
     form = SwapForm(session, post)
     if not form.is_valid() or form.cleaned_data["b"] is None:
         return None
@@ -265,7 +262,7 @@ def publish(request, session_id: int):
     """Publish the draft, unless the page still has a question open (a swap or a re-roll
     waiting for an answer): then nothing is published and the question is asked again
     beside the refusal, so no answer is lost."""
-    session = _session(request, session_id)
+    session = session_or_404(request, session_id, "club")
     pending = request.POST.get("pending", "")
     if pending in PENDING:
         answer_at = _answer_at(request)
@@ -301,7 +298,7 @@ def publish(request, session_id: int):
 @coordinator_required
 @require_POST
 def unpublish(request, session_id: int):
-    session = _session(request, session_id)
+    session = session_or_404(request, session_id, "club")
 
     def action(_):
         _plan(session).unpublish()
@@ -316,7 +313,7 @@ def unpublish(request, session_id: int):
 @coordinator_required
 @require_POST
 def late_arrival(request, session_id: int):
-    session = _session(request, session_id)
+    session = session_or_404(request, session_id, "club")
     return _act(
         request,
         session,
@@ -329,7 +326,7 @@ def late_arrival(request, session_id: int):
 @coordinator_required
 @require_POST
 def leaving_early(request, session_id: int):
-    session = _session(request, session_id)
+    session = session_or_404(request, session_id, "club")
     return _act(
         request,
         session,

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from club import accounts, login_throttle
 from club.login_names import LoginForm
 from club.models import Member
+from club.refusals import Refused, show_refusal
 from club.roles import coordinator_required
 
 
@@ -63,19 +64,14 @@ def _member_with_login(request, pk: int) -> Member:
     )
 
 
-def _refused(request, member, error):
-    messages.error(request, str(error))
-    return redirect("club:member_detail", pk=member.pk)
-
-
 @coordinator_required
 @require_POST
 def unlock_login(request, pk):
     member = _member_with_login(request, pk)
     try:
         accounts.check_may_manage(request.user, member)
-    except accounts.LoginRefused as error:
-        return _refused(request, member, error)
+    except Refused as error:
+        return show_refusal(request, error, "club:member_detail", pk=member.pk)
     accounts.unlock(member.user)
     messages.success(request, f"{member.name}'s login is unlocked: they can log in again now.")
     return redirect("club:member_detail", pk=member.pk)
@@ -89,8 +85,8 @@ def new_password(request, pk):
     member = _member_with_login(request, pk)
     try:
         accounts.check_may_manage(request.user, member)
-    except accounts.LoginRefused as error:
-        return _refused(request, member, error)
+    except Refused as error:
+        return show_refusal(request, error, "club:member_detail", pk=member.pk)
     password = accounts.set_temporary_password(member.user)
     return render(
         request, "club/accounts/new_password.html", {"member": member, "password": password}

@@ -8,13 +8,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from club.forms import WalkInForm
-from club.models import Member, Refused, Session
+from club.lookups import session_or_404
+from club.models import Member, Refused
 from club.roles import coordinator_required
 from club.walk_ins import SameNameMembers, check_in_walk_in
-
-
-def _session(request, pk: int) -> Session:
-    return get_object_or_404(Session, pk=pk, club=request.club)
 
 
 def _page(request, session, walk_in_form=None, same_name=None):
@@ -33,7 +30,7 @@ def _page(request, session, walk_in_form=None, same_name=None):
 
 @coordinator_required
 def check_in(request, pk):
-    return _page(request, _session(request, pk))
+    return _page(request, session_or_404(request, pk))
 
 
 @coordinator_required
@@ -41,7 +38,7 @@ def check_in(request, pk):
 def set_attendance(request, pk, member_pk):
     """Mark one member here (present=1) or not here (present=0). The button posts the
     state it wants, so a second tap of the same button changes nothing."""
-    session = _session(request, pk)
+    session = session_or_404(request, pk)
     member = get_object_or_404(Member, pk=member_pk, club=session.club)
     present = request.POST.get("present") == "1"
     try:
@@ -104,7 +101,7 @@ def _walk_in_words(member, created: bool) -> str:
 @coordinator_required
 @require_POST
 def walk_in(request, pk):
-    session = _session(request, pk)
+    session = session_or_404(request, pk)
     form = WalkInForm(request.POST, club=session.club)
 
     def refused(same_name=None):
@@ -146,7 +143,7 @@ def walk_in(request, pk):
 def set_paid(request, pk, member_pk):
     """Tick (paid=1) or untick (paid=0) one person's table money. The button posts the
     state it wants, so a second tap of the same button changes nothing."""
-    session = _session(request, pk)
+    session = session_or_404(request, pk)
     member = get_object_or_404(Member, pk=member_pk, club=session.club)
     paid = request.POST.get("paid") == "1"
     try:

@@ -12,7 +12,8 @@ from django.views.decorators.http import require_POST, require_safe
 from club import accounts
 from club import member_import as importing
 from club.forms import KeepApartForm, MemberForm, MemberSearchForm
-from club.models import Member, MemberHasPlayed, Refused
+from club.models import Member
+from club.refusals import Refused, show_refusal
 from club.roles import coordinator_required
 
 
@@ -143,9 +144,8 @@ def member_retire(request, pk):
     try:
         # Retiring or reactivating switches their login off or on too.
         accounts.check_may_manage(request.user, member)
-    except accounts.LoginRefused as error:
-        messages.error(request, str(error))
-        return redirect("club:member_detail", pk=member.pk)
+    except Refused as error:
+        return show_refusal(request, error, "club:member_detail", pk=member.pk)
     member.retire()
     messages.success(
         request,
@@ -162,9 +162,8 @@ def member_reactivate(request, pk):
     try:
         # Retiring or reactivating switches their login off or on too.
         accounts.check_may_manage(request.user, member)
-    except accounts.LoginRefused as error:
-        messages.error(request, str(error))
-        return redirect("club:member_detail", pk=member.pk)
+    except Refused as error:
+        return show_refusal(request, error, "club:member_detail", pk=member.pk)
     member.reactivate()
     messages.success(request, f"Welcome back: {member.table_name} is an active member again.")
     return redirect("club:member_detail", pk=member.pk)
@@ -176,9 +175,8 @@ def member_delete(request, pk):
     if request.method == "POST":
         try:
             member.delete_if_never_played()
-        except MemberHasPlayed as error:
-            messages.error(request, str(error))
-            return redirect("club:member_detail", pk=member.pk)
+        except Refused as error:
+            return show_refusal(request, error, "club:member_detail", pk=member.pk)
         messages.success(request, f"{member.name} is deleted.")
         return redirect("club:member_list")
     return render(

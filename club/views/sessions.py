@@ -2,18 +2,16 @@
 closed session."""
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from club.forms import NextWeekForm, SessionForm
-from club.models import Refused, Session, long_date
+from club.lookups import session_or_404
+from club.models import long_date
+from club.refusals import Refused, show_refusal
 from club.reopening import reopen
 from club.roles import coordinator_required
-
-
-def _session(request, pk: int) -> Session:
-    return get_object_or_404(Session, pk=pk, club=request.club)
 
 
 @require_safe
@@ -57,7 +55,7 @@ def session_create(request):
 
 @coordinator_required
 def session_edit(request, pk):
-    session = _session(request, pk)
+    session = session_or_404(request, pk)
     form = SessionForm(request.POST or None, instance=session, club=session.club)
     if request.method == "POST" and form.is_valid():
         session = form.save()
@@ -69,7 +67,7 @@ def session_edit(request, pk):
 @require_safe
 @coordinator_required
 def session_detail(request, pk):
-    session = _session(request, pk)
+    session = session_or_404(request, pk)
     return render(
         request,
         "club/sessions/detail.html",
@@ -89,8 +87,7 @@ def session_next(request):
     try:
         session, created = form.cleaned_data["from"].create_next_week(timezone.localdate())
     except Refused as error:
-        messages.error(request, str(error))
-        return redirect("club:session_list")
+        return show_refusal(request, error, "club:session_list")
     if created:
         messages.success(request, f"Next week's session is added: {long_date(session.date)}.")
     else:
@@ -108,7 +105,7 @@ def session_status(request, pk):
     """Reopen a closed session (to correct something, or to add a hand that arrived after
     the evening was ended: the tables it ended carry on). Play starts and the evening ends
     through the games' own buttons, which move the status themselves."""
-    session = _session(request, pk)
+    session = session_or_404(request, pk)
     try:
         session, answers = reopen(session, request.POST.get("status", ""))
     except Refused as error:

@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from club.refusals import Refused
 from games.flow import WIND_WORDS
 from scoring import engine
 from scoring.engine import EngineError
@@ -49,7 +50,7 @@ def picker_preview(form: PickerForm, hand_fields: dict, score) -> Preview:
     hand = draft.contract(form.winning_tile, **hand_fields)
     try:
         result, payments, unit = score(hand)
-    except EngineError as error:
+    except (EngineError, Refused) as error:  # the engine's refusal, or the table's rules'
         return Preview(error=in_words(str(error)), reason=str(error), to_choose=missing)
     if missing:
         return Preview(complete=True, to_choose=missing)

@@ -10,15 +10,16 @@ from __future__ import annotations
 from functools import wraps
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
+from club.lookups import session_or_404
 from club.models import Session
 from club.roles import coordinator_required, is_coordinator
 from club.seating.display import seating_page
+from games.access import players_and_coordinators
 from games.flow import WIND_WORDS
 from games.models import Match
 from scoring import corrections, scoresheet, table_rules
@@ -51,18 +52,14 @@ def match_view(write: bool = False):
     is in play; a coordinator always."""
 
     def decorate(view):
+        @players_and_coordinators(
+            lambda request, kwargs: _match(request, kwargs.pop("pk")),
+            "Only the players at this table can see its hands.",
+        )
         @wraps(view)
-        def wrapper(request, pk: int, **kwargs):
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            match = _match(request, pk)
-            if not is_coordinator(request.user):
-                if match.chair_of(request.user) is None:
-                    raise PermissionDenied("Only the players at this table can see its hands.")
-                if write and not may_correct(request.user, match):
-                    raise PermissionDenied(
-                        "This match is over: ask the coordinator to correct a hand."
-                    )
+        def wrapper(request, match, **kwargs):
+            if write and not may_correct(request.user, match):  # a coordinator always may
+                raise PermissionDenied("This match is over: ask the coordinator to correct a hand.")
             return view(request, match, **kwargs)
 
         return wrapper
@@ -86,7 +83,7 @@ def scoresheet_page(request, match):
 
 
 def _players(match, state) -> list[tuple[int, str]]:
-    names = [chair.member.table_name for chair in match.chair_list()]
+    names = match.player_names()
     seated = [chair for chair, wind in enumerate(state.winds) if wind]
     seated.sort(key=lambda chair: "ESWN".index(state.winds[chair]))
     return [(chair, f"{names[chair]} ({WIND_WORDS[state.winds[chair]]})") for chair in seated]
@@ -141,14 +138,10 @@ def correct(request, match, number: int):
     )
 
 
-def _session(request, pk: int) -> Session:
-    return get_object_or_404(Session, pk=pk, club=request.club)
-
-
 @require_safe
 @coordinator_required
 def changes(request, pk: int):
-    session = _session(request, pk)
+    session = session_or_404(request, pk)
     return render(
         request,
         "scoring/changes.html",
@@ -159,7 +152,7 @@ def changes(request, pk: int):
 @require_safe
 @coordinator_required
 def blank_sheets(request, pk: int):
-    session = _session(request, pk)
+    session = session_or_404(request, pk)
     return render(
         request,
         "scoring/blank_sheets.html",
@@ -175,7 +168,7 @@ def blank_sheets(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def paper(request, pk: int):
     match = _match(request, pk)
-    names = [chair.member.table_name for chair in match.chair_list()]
+    names = match.player_names()
     kwargs = {"form_kwargs": {"names": names}}
     checked = refusal = None
     if request.method == "POST":

@@ -13,19 +13,18 @@ from dataclasses import dataclass
 from functools import wraps
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from club.lookups import session_or_404
 from club.models import Session
-from club.roles import is_coordinator
 from games import dice
+from games.access import players_and_coordinators
 from games.models import Match
 from scoring import recording, selectors, table_rules
 from scoring.engine import EngineError
@@ -38,8 +37,13 @@ from scoring.views.scoresheets import may_correct
 TEMPLATE = "scoring/table/table.html"
 
 
-def _session(request, session_id: int) -> Session:
-    return get_object_or_404(Session, pk=session_id, club=request.club)
+def _table_match(request, kwargs) -> Match:
+    """The match the address's table shows (see `selectors.table_match`), or 404."""
+    session = session_or_404(request, kwargs.pop("session_id"))
+    match = selectors.table_match(session, kwargs.pop("number"))
+    if match is None:
+        raise Http404("Play has not started at this table.")
+    return match
 
 
 def table_view(write: bool = False, sent=None, ended=None):
@@ -52,18 +56,13 @@ def table_view(write: bool = False, sent=None, ended=None):
     `ended(request, match)` instead."""
 
     def decorate(view):
+        @players_and_coordinators(
+            _table_match, "You can record hands only at the table where you sit."
+        )
         @wraps(view)
-        def wrapper(request, session_id: int, number: int):
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            session = _session(request, session_id)
-            match = selectors.table_match(session, number)
-            if match is None:
-                raise Http404("Play has not started at this table.")
-            if not is_coordinator(request.user) and match.chair_of(request.user) is None:
-                raise PermissionDenied("You can record hands only at the table where you sit.")
+        def wrapper(request, match):
             answer = ended or (lambda request, match: _evening_ended(request, match, sent))
-            if write and session.status != Session.Status.IN_PLAY:
+            if write and match.session.status != Session.Status.IN_PLAY:
                 return answer(request, match)
             try:
                 return view(request, match)
@@ -426,7 +425,7 @@ def _preview(match, number: int, win) -> dict:
         payments = recording.preview_win(match, number, win)
     except recording.RecordingError as error:
         return {"refused": str(error)}
-    names = [chair.member.table_name for chair in match.chair_list()]
+    names = match.player_names()
     return {"lines": selectors.pay_words(names, payments)}
 
 
@@ -687,11 +686,8 @@ def _full_hand(request, match, ended: bool = False):
         if number != board.hand:
             raise EngineError(_stale_message(number, board.hand))
         # The board's state is the hand being played: no second replay of the match.
-        try:
-            contract = table_rules.full_hand(match, board.state, win)
-            result, payments = table_rules.score_full_hand(match, board.state, contract)
-        except table_rules.TotalRefused as error:
-            raise EngineError(str(error)) from error
+        contract = table_rules.full_hand(match, board.state, win)
+        result, payments = table_rules.score_full_hand(match, board.state, contract)
         return result, selectors.pay_words(board.names, payments), board.unit
 
     context = {

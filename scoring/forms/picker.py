@@ -1,7 +1,7 @@
-"""Scoring's forms: the tile picker (the hand being built as hidden steps, how it was won,
-and the tap just made; subclasses say who won and the winds: from the match's state at a
-table in games/forms.py, chosen by hand for practice in PracticeForm), correcting a hand,
-and typing in a paper score sheet."""
+"""The tile picker: the hand being built as hidden steps, how it was won, and the tap just
+made; subclasses say who won and the winds (from the match's state at a table in
+games/forms.py, chosen by hand for practice in `PracticeForm`). `Preview` is what the
+picker shows under the hand."""
 
 from __future__ import annotations
 
@@ -11,19 +11,14 @@ from django import forms
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from club.numbers import WHOLE_NUMBER, WholeNumberField
 from games.flow import WIND_WORDS
-from scoring.corrections import REASON_MAX, Draw, Void
 from scoring.engine.result import Result
-from scoring.engine.rulesets.base import MAX_TOTAL
 from scoring.engine.tiles import WINDS
 from scoring.models import Hand
 from scoring.picker import FACES, ROWS, Draft, Face, PickerError
 from scoring.picker_words import item_in_words
-from scoring.recording import Win
 
 WIND_CHOICES = list(WIND_WORDS.items())
-TOTAL_MESSAGE = f"The total must be a whole number from 0 to {MAX_TOTAL:,}."
 INVALID_CHOICE = "That answer is not one of those offered: choose one of them."
 UNIT_WORDS = {"points": ("point", "points"), "faan": ("faan", "faan"), "fan": ("fan", "fan")}
 
@@ -66,6 +61,8 @@ def _tile_button(face: Face, used_up: bool) -> str:
 TILE_BUTTONS = {
     code: {used: _tile_button(face, used) for used in (False, True)} for code, face in FACES.items()
 }
+
+
 # Every tile small (its glyph and number: the words are beside it), for the hand so far.
 MINI_TILES = {
     code: format_html(
@@ -286,267 +283,3 @@ def result_preview(preview: Preview, result: Result, unit: str, payments: list[s
     preview.total = _amount(data["total"], unit)
     preview.payments = payments
     return preview
-
-
-# --- Corrections and paper sheets ---------------------------------------------------
-
-
-class LiabilityForm(forms.Form):
-    """Fan's 9-piece penalty: the player whose discard let the winner finish a pure hand
-    pays for everyone. Offered only where the match's rules have it; "Nobody" by default."""
-
-    liable = forms.TypedChoiceField(
-        label="9-piece penalty: does one player pay for everyone?",
-        help_text="Only when a discard gave the winner a pure hand. Otherwise leave “Nobody”.",
-        coerce=int,
-        required=False,
-        empty_value=None,
-        widget=forms.RadioSelect,
-    )
-
-    def offer_liability(self, liability: bool, players) -> None:
-        if liability:
-            self.fields["liable"].choices = [("", "Nobody"), *players]
-            self.initial.setdefault("liable", "")
-        else:
-            del self.fields["liable"]
-
-    def liable_chair(self) -> int | None:
-        """The chair that pays for everyone, or None."""
-        data = getattr(self, "cleaned_data", {})
-        return data.get("liable") if "liable" in self.fields else None
-
-    def check_liability(self, winner) -> None:
-        liable = self.liable_chair()
-        if liable is not None and liable == winner:
-            self.add_error("liable", "The winner cannot pay for everyone: choose another player.")
-
-
-class CorrectionForm(LiabilityForm):
-    """What hand `number` should say, and why. The players offered are those who played
-    that hand (East first)."""
-
-    WHAT = [
-        ("win", "Someone went out (a win)"),
-        ("draw", "Nobody went out (a draw)"),
-        ("void", "This hand should not be in the record (void it)"),
-    ]
-
-    hand_id = forms.IntegerField(widget=forms.HiddenInput)
-    what = forms.ChoiceField(
-        label="What happened in this hand?",
-        choices=WHAT,
-        widget=forms.RadioSelect,
-        error_messages={"required": "Choose whether it was a win, a draw, or to void it."},
-    )
-    winner = forms.TypedChoiceField(
-        label="Who won?", coerce=int, required=False, empty_value=None, widget=forms.RadioSelect
-    )
-    won_by = forms.ChoiceField(
-        label="How?", choices=Hand.WonBy.choices, required=False, widget=forms.RadioSelect
-    )
-    discarder = forms.TypedChoiceField(
-        label="Who discarded the winning tile (or whose kong was robbed)?",
-        coerce=int,
-        required=False,
-        empty_value=None,
-        widget=forms.RadioSelect,
-    )
-    total = WholeNumberField(
-        required=False,
-        min_value=0,
-        max_value=MAX_TOTAL,
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-        error_messages={
-            "invalid": "Type the total as a whole number, digits only.",
-            "min_value": TOTAL_MESSAGE,
-            "max_value": TOTAL_MESSAGE,
-        },
-    )
-    reason = forms.CharField(
-        label="Why is it being corrected?",
-        max_length=REASON_MAX,
-        error_messages={"required": "Say why the hand is being corrected."},
-    )
-
-    def __init__(
-        self, *args, players: list[tuple[int, str]], unit: str, liability: bool = False, **kwargs
-    ):
-        super().__init__(*args, **kwargs)
-        self.fields["winner"].choices = players
-        self.fields["discarder"].choices = players
-        self.offer_liability(liability, players)
-        self.fields["total"].label = f"Total ({unit})"
-
-    def clean(self):
-        cleaned = super().clean()
-        if cleaned.get("what") != "win":
-            return cleaned
-        winner, won_by = cleaned.get("winner"), cleaned.get("won_by")
-        if winner is None:
-            self.add_error("winner", "Choose who went out.")
-        if not won_by:
-            self.add_error("won_by", "Choose how the winning tile came.")
-        if cleaned.get("total") is None and "total" not in self.errors:
-            self.add_error("total", "Type the hand's total.")
-        if won_by in Hand.DISCARDER_PAYS:
-            discarder = cleaned.get("discarder")
-            if discarder is None:
-                self.add_error("discarder", "Choose who discarded the winning tile or was robbed.")
-            elif discarder == winner:
-                self.add_error("discarder", "The winner cannot also be the one who pays for it.")
-        else:
-            cleaned["discarder"] = None
-        self.check_liability(winner)
-        return cleaned
-
-    def change(self):
-        data = self.cleaned_data
-        if data["what"] == "void":
-            return Void()
-        if data["what"] == "draw":
-            return Draw()
-        return Win(
-            data["winner"], data["won_by"], data["discarder"], data["total"], self.liable_chair()
-        )
-
-    @staticmethod
-    def initial_for(hand: Hand) -> dict:
-        return {
-            "hand_id": hand.pk,
-            "what": "draw" if hand.is_draw else "win",
-            "winner": hand.winner,
-            "won_by": hand.won_by,
-            "discarder": hand.discarder,
-            "liable": "" if hand.liable is None else hand.liable,
-            "total": hand.total,
-        }
-
-
-# --- a paper score sheet ----------------------------------------------------------------
-
-# Plain strings: the flow checks the type exactly.
-HOW_LETTERS = {
-    "w": Hand.WonBy.WALL.value,
-    "r": Hand.WonBy.REPLACEMENT.value,
-    "d": Hand.WonBy.DISCARD.value,
-    "k": Hand.WonBy.ROBBING_KONG.value,
-}
-DRAW_LETTERS = {"x", "-", "draw"}
-
-
-def who(text: str, names: list[str], role: str) -> int:
-    """A player typed by chair number (1 upwards) or by the start of their name."""
-    text = text.strip()
-    if WHOLE_NUMBER.fullmatch(text):
-        chair = int(text) - 1
-        if 0 <= chair < len(names):
-            return chair
-        raise forms.ValidationError(
-            f"There is no chair {text} for the {role}: type 1 to {len(names)}, or a name."
-        )
-    matches = [i for i, name in enumerate(names) if name.lower().startswith(text.lower())]
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        raise forms.ValidationError(
-            f"Nobody at this table is called “{text}” (the {role}): type a chair number "
-            "or the start of a name."
-        )
-    both = " or ".join(names[i] for i in matches)
-    raise forms.ValidationError(
-        f"“{text}” could be {both}: type more of the name, or the chair number."
-    )
-
-
-class PaperRowForm(forms.Form):
-    """One row of a paper sheet: who won, how (one letter), who discarded, the total; or
-    a draw (x in the "how" column)."""
-
-    winner = forms.CharField(required=False, max_length=40)
-    how = forms.CharField(required=False, max_length=10)
-    discarder = forms.CharField(required=False, max_length=40)
-    total = forms.CharField(required=False, max_length=10)
-
-    def __init__(self, *args, names: list[str], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.names = names
-
-    @property
-    def is_blank(self) -> bool:
-        data = getattr(self, "cleaned_data", {})
-        return not any((data.get(name) or "").strip() for name in self.fields)
-
-    def clean(self):
-        cleaned = super().clean()
-        if self.is_blank:
-            cleaned["row"] = None
-            return cleaned
-        how = (cleaned.get("how") or "").strip().lower()
-        if how in DRAW_LETTERS:
-            if (cleaned.get("winner") or "").strip() or (cleaned.get("total") or "").strip():
-                raise forms.ValidationError(
-                    "A draw (x) has no winner and no total: clear them, or choose how they won."
-                )
-            cleaned["row"] = Draw()
-            return cleaned
-        if how not in HOW_LETTERS:
-            raise forms.ValidationError(
-                f"How they won must be w (wall), r (replacement tile), d (discard), "
-                f"k (robbing a kong) or x (a draw), not “{how or 'nothing'}”."
-            )
-        if not (cleaned.get("winner") or "").strip():
-            raise forms.ValidationError("Type who won (a chair number or a name).")
-        winner = who(cleaned["winner"], self.names, "winner")
-        won_by = HOW_LETTERS[how]
-        discarder = None
-        typed = (cleaned.get("discarder") or "").strip()
-        if won_by in Hand.DISCARDER_PAYS:
-            if not typed:
-                raise forms.ValidationError(
-                    "A win on a discard (d) or robbing a kong (k) needs who paid for it."
-                )
-            discarder = who(typed, self.names, "discarder")
-            if discarder == winner:
-                raise forms.ValidationError("The winner cannot also be the one who paid for it.")
-        elif typed:
-            raise forms.ValidationError(
-                "Only a win on a discard (d) or robbing a kong (k) has a discarder: clear it."
-            )
-        total = (cleaned.get("total") or "").strip()
-        if not WHOLE_NUMBER.fullmatch(total):
-            raise forms.ValidationError(
-                f"Type the total as a whole number, not “{total}”."
-                if total
-                else "Type the hand's total."
-            )
-        if int(total) > MAX_TOTAL:
-            raise forms.ValidationError(TOTAL_MESSAGE)
-        cleaned["row"] = Win(winner, won_by, discarder, int(total))
-        return cleaned
-
-
-class BasePaperSheet(forms.BaseFormSet):
-    def rows(self) -> list:
-        """The typed rows in order, blank rows at the end left out. Call after is_valid()."""
-        rows = [form.cleaned_data.get("row") for form in self.forms]
-        while rows and rows[-1] is None:
-            rows.pop()
-        return rows
-
-    def clean(self):
-        if any(self.errors):
-            return
-        rows = [form.cleaned_data.get("row") for form in self.forms]
-        while rows and rows[-1] is None:
-            rows.pop()
-        for number, row in enumerate(rows, start=1):
-            if row is None:
-                self.forms[number - 1].add_error(
-                    None, "This row is empty but later rows are not: fill it in or move them up."
-                )
-
-
-PaperSheet = forms.formset_factory(
-    PaperRowForm, formset=BasePaperSheet, extra=0, max_num=200, absolute_max=200
-)

@@ -1,0 +1,100 @@
+"""A member's page: their season per rule set, who they played with most, their recent
+hands."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Max, Sum
+
+from club.models import (
+    Club,
+    Member,
+)
+from games.models import Chair
+from scoring.models import Hand
+from scoring.results import MatchResult
+from scoring.standings.hands import winner_name
+from scoring.standings.rule_sets import RuleSetPart, UnderOneRuleSet, rule_set_order
+from scoring.standings.seasons import Season, held_per_rule_set
+
+
+def member_sessions(member: Member, season: Season):
+    """The member's result per session and rule set of the season, oldest first (one
+    query): an evening whose tables played under two rule sets has a row for each."""
+    return (
+        MatchResult.objects.filter(
+            member=member, session__date__gte=season.start, session__date__lt=season.end
+        )
+        .values("session_id", "session__date", "rules")
+        .annotate(
+            result=Sum("result"),
+            won=Sum("hands_won"),
+            played=Sum("hands_played"),
+            best=Max("best_total"),
+        )
+        .order_by("session__date")
+    )
+
+
+@dataclass
+class MemberPart(UnderOneRuleSet):
+    """A member's season under one rule set: its sessions, total and sessions held."""
+
+    part: RuleSetPart
+    sessions: list[dict]
+    held: int
+
+    @property
+    def total(self) -> int:
+        return sum(s["result"] for s in self.sessions)
+
+
+def member_season(member: Member, club: Club, season: Season) -> list[MemberPart]:
+    """The member's season kept per rule set, in the order of the club's choices (one
+    query, their sessions; `member` comes from `with_season_span`, which counted the
+    sessions held; one more when they played under two rule sets)."""
+    rows = list(member_sessions(member, season))
+    by_rules: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_rules[row["rules"]].append(row)
+    if len(by_rules) > 1:
+        held = held_per_rule_set(club, season)
+    else:
+        held = {rules: member.held or 0 for rules in by_rules}
+    return [
+        MemberPart(RuleSetPart(rules, len(found)), found, held.get(rules, 0))
+        for rules, found in sorted(by_rules.items(), key=lambda kv: rule_set_order(kv[0]))
+    ]
+
+
+def played_with_most(member: Member, limit: int = 5):
+    """Who sat at the member's tables on the most evenings."""
+    return (
+        Chair.objects.filter(match__chairs__member=member)
+        .exclude(member=member)
+        .values("member_id", "member__table_name")
+        .annotate(evenings=Count("match__session", distinct=True))
+        .order_by("-evenings", "member__table_name")[:limit]
+    )
+
+
+def recent_hands(member: Member, limit: int = 10) -> list[Hand]:
+    """The last hands the member played, each with `my_payment` (what they won or paid)."""
+    hands = list(
+        Hand.objects.live()
+        .filter(
+            # only the member's latest matches: never a sort of every hand they played
+            match_id__in=MatchResult.objects.filter(member=member)
+            .order_by("-session__date", "-match_id")
+            .values("match_id")[:limit],
+            match__chairs__member=member,
+        )
+        .annotate(my_chair=F("match__chairs__number"), winner_name=winner_name())
+        .select_related("match__session")
+        .order_by("-match__session__date", "-match__started_at", "-number")[:limit]
+    )
+    for hand in hands:
+        hand.my_payment = hand.payments[hand.my_chair]
+    return hands

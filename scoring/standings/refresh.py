@@ -1,0 +1,202 @@
+"""Keeping each chair's `MatchResult` in step with the hands: the only writes of standings.
+
+`refresh_match` runs inside the transaction that records, voids or undoes a hand
+(scoring.recording calls it), so `MatchResult` never disagrees with the hands that count.
+`rebuild_results` recomputes everything from the hands (the management command
+`rebuild_standings`, and data loaded without the recording functions)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+from django.db import transaction
+
+from games import flow
+from games.models import Chair, Match
+from scoring.models import Hand, KongChips
+from scoring.results import MatchResult
+from scoring.standings.placings import PLACES, placings
+from scoring.table_rules import limit_total
+
+
+def _limit(match: Match) -> int | None:
+    return limit_total(match)
+
+
+def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> list[MatchResult]:
+    """Each chair's row of the match, from its live hands and kong chips. A match where
+    nothing counts (no hand, no kong chips) has no rows, while the evening runs and after a
+    rebuild alike: an empty match is no session played."""
+    if not hands and not kongs:
+        return []
+    size = len(chairs)
+    result = [0] * size
+    played = [0] * size
+    won = [0] * size
+    best: list[Hand | None] = [None] * size
+    streak = [0] * size
+    run = [0] * size
+    limits = [0] * size
+    limit = _limit(match)
+    sitting_out: list[int | None] = [None] * len(hands)
+    if size == 5:  # the Dreamer sits out one hand in five: the flow says which
+        try:
+            states = match.replay(hands)
+            sitting_out = [state.sitting_out for state in states[: len(hands)]]
+        except flow.FlowError:
+            pass
+    for hand, out in zip(hands, sitting_out, strict=True):
+        payments = hand.payments
+        for chair in range(size):
+            result[chair] += payments[chair]
+            if chair == out:
+                # A run is hands won one after another at the table: a hand sat out (which
+                # someone else won, or was drawn) ends it, as the records page says.
+                run[chair] = 0
+                continue
+            played[chair] += 1
+            if hand.winner == chair:
+                won[chair] += 1
+                run[chair] += 1
+                streak[chair] = max(streak[chair], run[chair])
+                if limit is not None and hand.total >= limit:
+                    limits[chair] += 1
+                if best[chair] is None or hand.total > best[chair].total:
+                    best[chair] = hand
+            else:
+                run[chair] = 0
+    for kong in kongs:
+        for chair, paid in enumerate(kong.payments[:size]):
+            result[chair] += paid
+    # No hands, no place: the places are shared among the players who played a hand here
+    # (a Dreamer who sat out the only hand, a table with only kong chips, places nobody).
+    placed = [c for c in range(size) if played[c]]
+    places = dict(zip(placed, placings([result[c] for c in placed]), strict=True))
+    unplaced = (0, False, [Fraction(0)] * PLACES)
+    rows = []
+    for chair in chairs:
+        c = chair.number
+        place, tied, shares = places.get(c, unplaced)
+        rows.append(
+            MatchResult(
+                chair=chair,
+                match=match,
+                session_id=match.session_id,
+                member_id=chair.member_id,
+                result=result[c],
+                hands_played=played[c],
+                match_hands=len(hands),
+                hands_won=won[c],
+                best_total=best[c].total if best[c] else None,
+                best_hand=best[c],
+                longest_streak=streak[c],
+                limit=limit,
+                rules=match.rules,
+                limit_hands=limits[c],
+                table_size=len(placed),  # the players placed: "2nd of 4"
+                place=place,
+                tied=tied,
+                first=float(shares[0]),
+                second=float(shares[1]),
+                third=float(shares[2]),
+                fourth=float(shares[3]),
+            )
+        )
+    return rows
+
+
+_FIELDS = [
+    "result",
+    "hands_played",
+    "match_hands",
+    "hands_won",
+    "best_total",
+    "best_hand",
+    "longest_streak",
+    "limit",
+    "limit_hands",
+    "rules",
+    "table_size",
+    "place",
+    "tied",
+    "first",
+    "second",
+    "third",
+    "fourth",
+]
+
+
+def _save_rows(chairs: list[Chair], rows: list[MatchResult]) -> None:
+    existing = dict(MatchResult.objects.filter(chair__in=chairs).values_list("chair_id", "pk"))
+    # A chair with no row now (every hand undone or voided) loses the one it had.
+    kept = {row.chair.pk for row in rows}
+    gone = [pk for chair_id, pk in existing.items() if chair_id not in kept]
+    if gone:
+        MatchResult.objects.filter(pk__in=gone).delete()
+    new, old = [], []
+    for row in rows:
+        row.pk = existing.get(row.chair.pk)
+        (old if row.pk else new).append(row)
+    MatchResult.objects.bulk_create(new, batch_size=500)
+    MatchResult.objects.bulk_update(old, _FIELDS, batch_size=500)
+
+
+def _reweigh(session_ids, member_ids=None) -> None:
+    """Each member's placing counts once per evening (and rule set): when their table
+    changed during the evening, each match weighs by the share of their hands played in it."""
+    rows = MatchResult.objects.filter(session_id__in=session_ids)
+    if member_ids is not None:
+        rows = rows.filter(member_id__in=member_ids)
+    rows = list(rows.only("pk", "session_id", "member_id", "rules", "hands_played", "weight"))
+    hands = defaultdict(int)
+    # Per rule set: standings are kept per rule set, so an evening whose tables played
+    # under two (a table started again after the club changed its rules) counts once in
+    # each rule set's standings.
+    for row in rows:
+        hands[row.session_id, row.member_id, row.rules] += row.hands_played
+    changed = []
+    for row in rows:
+        key = row.session_id, row.member_id, row.rules
+        # No hands that evening, no place: nothing to weigh.
+        weight = row.hands_played / hands[key] if hands[key] else 0.0
+        if row.weight != weight:
+            row.weight = weight
+            changed.append(row)
+    MatchResult.objects.bulk_update(changed, ["weight"], batch_size=500)
+
+
+def refresh_match(match: Match) -> None:
+    """Recompute the match's rows from its live hands and kong chips. Call it inside the
+    transaction that changed them."""
+    chairs = list(match.chairs.order_by("number"))
+    hands = list(match.hands.live().order_by("number"))
+    kongs = list(match.kong_chips.filter(voided_at__isnull=True))
+    _save_rows(chairs, _figures(match, chairs, hands, kongs))
+    _reweigh([match.session_id], [chair.member_id for chair in chairs])
+
+
+@transaction.atomic
+def rebuild_results(matches=None) -> int:
+    """Recompute the rows of `matches` (all matches by default) from their hands, in bulk.
+    Returns how many matches were done."""
+    matches = list((matches if matches is not None else Match.objects.all()).order_by("pk"))
+    ids = [m.pk for m in matches]
+    chairs, hands, kongs = defaultdict(list), defaultdict(list), defaultdict(list)
+    for start in range(0, len(ids), 500):
+        batch = ids[start : start + 500]
+        for chair in Chair.objects.filter(match_id__in=batch).order_by("number"):
+            chairs[chair.match_id].append(chair)
+        for hand in Hand.objects.live().filter(match_id__in=batch).order_by("number"):
+            hands[hand.match_id].append(hand)
+        for kong in KongChips.objects.filter(match_id__in=batch, voided_at__isnull=True):
+            kongs[kong.match_id].append(kong)
+    rows = []
+    for match in matches:
+        match._chairs = chairs[match.pk]
+        match._chair_count = len(chairs[match.pk])
+        rows += _figures(match, chairs[match.pk], hands[match.pk], kongs[match.pk])
+    MatchResult.objects.filter(match_id__in=ids).delete()
+    MatchResult.objects.bulk_create(rows, batch_size=500)
+    _reweigh({m.session_id for m in matches})
+    return len(matches)

@@ -1,0 +1,59 @@
+"""One word for "the rules refuse this": every refusal of the house is a `Refused`, so a
+view catches one class, and `show_refusal` is the one place its sentence reaches the user."""
+
+import pytest
+from club.backup import BackupRefused
+from django.contrib.messages import get_messages
+from django.contrib.messages.storage.fallback import FallbackStorage
+from django.test import RequestFactory
+from django.urls import reverse
+
+from club.accounts import LoginRefused
+from club.models import MemberHasPlayed, SessionClosed
+from club.refusals import Refused, show_refusal
+from club.walk_ins import SameNameMembers
+from games.start import CannotStart
+from scoring.corrections import HandRefused
+from scoring.table_rules import TotalRefused
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        MemberHasPlayed,
+        SessionClosed,
+        SameNameMembers,
+        LoginRefused,
+        BackupRefused,
+        CannotStart,
+        TotalRefused,
+        HandRefused,
+    ],
+)
+def test_every_refusal_of_the_house_is_a_refused(refusal):
+    assert issubclass(refusal, Refused)
+
+
+def test_show_refusal_says_why_and_sends_the_user_on(db):
+    request = RequestFactory().post("/sessions/next/")
+    request.session = {}
+    request._messages = FallbackStorage(request)
+    response = show_refusal(
+        request, CannotStart("No table has three players yet."), "club:session_list"
+    )
+    assert response.status_code == 302
+    assert response.url == reverse("club:session_list")
+    shown = [(m.level_tag, m.message) for m in get_messages(request)]
+    assert shown == [("error", "No table has three players yet.")]
+
+
+def test_a_start_refused_by_the_games_reaches_the_page(client, coordinator, club):
+    """The games' start button catches the one base: a start with no published seating
+    (a refusal of the games) shows its sentence as the page's error."""
+    from tests.factories import SessionFactory
+
+    session = SessionFactory(club=club)
+    client.force_login(coordinator)
+    response = client.post(reverse("games:start", args=[session.pk]))
+    shown = [(m.level_tag, m.message) for m in get_messages(response.wsgi_request)]
+    assert shown == [("error", "Publish the seating first: play starts from the published tables.")]
