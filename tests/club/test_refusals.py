@@ -2,7 +2,6 @@
 view catches one class, and `show_refusal` is the one place its sentence reaches the user."""
 
 import pytest
-from club.backup import BackupRefused
 from django.contrib.messages import get_messages
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.test import RequestFactory
@@ -12,6 +11,7 @@ from club.accounts import LoginRefused
 from club.models import MemberHasPlayed, SessionClosed
 from club.refusals import Refused, show_refusal
 from club.walk_ins import SameNameMembers
+from front.backup import BackupRefused
 from games.start import CannotStart
 from scoring.corrections import HandRefused
 from scoring.table_rules import TotalRefused

@@ -254,9 +254,10 @@ def test_a_save_that_queued_behind_the_end_is_told_why(evening, name, monkeypatc
     match = _match(evening)
     data = {**_writes(match)[name], "match": str(match.pk)}
     client = _seated_client(evening)
-    read_before_the_end = Session.objects.get(pk=evening.pk)
+    # The table's match as the page found it, with its session, before the evening ended.
+    read_before_the_end = Match.objects.select_related("session").get(pk=match.pk)
     end_evening(evening)
-    monkeypatch.setattr(views, "_session", lambda request, session_id: read_before_the_end)
+    monkeypatch.setattr(views.selectors, "table_match", lambda session, number: read_before_the_end)
     before = _records(evening)
 
     response = client.post(_url(name, evening), data, **HTMX)

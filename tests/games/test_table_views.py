@@ -44,7 +44,7 @@ def login_as_seated(client, session, number, position=0):
 
 
 def url(name, session, number=1):
-    return reverse(f"games:{name}", args=[session.pk, number])
+    return reverse(f"scoring:{name}", args=[session.pk, number])
 
 
 # --- who may see and record ---------------------------------------------------------------
