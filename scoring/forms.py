@@ -17,6 +17,7 @@ from scoring.corrections import REASON_MAX, Draw, Void
 from scoring.engine.result import Result
 from scoring.engine.rulesets.base import MAX_TOTAL
 from scoring.engine.tiles import WINDS
+from scoring.hand_entry import check_form_win, check_win
 from scoring.models import Hand
 from scoring.picker import FACES, ROWS, Draft, Face, PickerError
 from scoring.picker_words import item_in_words
@@ -316,11 +317,6 @@ class LiabilityForm(forms.Form):
         data = getattr(self, "cleaned_data", {})
         return data.get("liable") if "liable" in self.fields else None
 
-    def check_liability(self, winner) -> None:
-        liable = self.liable_chair()
-        if liable is not None and liable == winner:
-            self.add_error("liable", "The winner cannot pay for everyone: choose another player.")
-
 
 class CorrectionForm(LiabilityForm):
     """What hand `number` should say, and why. The players offered are those who played
@@ -382,22 +378,15 @@ class CorrectionForm(LiabilityForm):
         cleaned = super().clean()
         if cleaned.get("what") != "win":
             return cleaned
-        winner, won_by = cleaned.get("winner"), cleaned.get("won_by")
-        if winner is None:
-            self.add_error("winner", "Choose who went out.")
-        if not won_by:
-            self.add_error("won_by", "Choose how the winning tile came.")
+        cleaned["discarder"] = check_form_win(
+            self,
+            cleaned.get("winner"),
+            cleaned.get("won_by"),
+            cleaned.get("discarder"),
+            self.liable_chair(),
+        )
         if cleaned.get("total") is None and "total" not in self.errors:
             self.add_error("total", "Type the hand's total.")
-        if won_by in Hand.DISCARDER_PAYS:
-            discarder = cleaned.get("discarder")
-            if discarder is None:
-                self.add_error("discarder", "Choose who discarded the winning tile or was robbed.")
-            elif discarder == winner:
-                self.add_error("discarder", "The winner cannot also be the one who pays for it.")
-        else:
-            cleaned["discarder"] = None
-        self.check_liability(winner)
         return cleaned
 
     def change(self):
@@ -502,13 +491,9 @@ class PaperRowForm(forms.Form):
         discarder = None
         typed = (cleaned.get("discarder") or "").strip()
         if won_by in Hand.DISCARDER_PAYS:
-            if not typed:
-                raise forms.ValidationError(
-                    "A win on a discard (d) or robbing a kong (k) needs who paid for it."
-                )
-            discarder = who(typed, self.names, "discarder")
-            if discarder == winner:
-                raise forms.ValidationError("The winner cannot also be the one who paid for it.")
+            discarder = who(typed, self.names, "discarder") if typed else None
+            if refusals := check_win(winner, won_by, discarder):
+                raise forms.ValidationError(refusals[0].message)
         elif typed:
             raise forms.ValidationError(
                 "Only a win on a discard (d) or robbing a kong (k) has a discarder: clear it."
