@@ -40,7 +40,9 @@ TEMPLATE = "games/table.html"
 
 
 def _session(session_id: int) -> Session:
-    return get_object_or_404(Session, pk=session_id, club=Club.objects.current())
+    # The club's row comes with the session's (the page shows its settings): one query.
+    current = Club.objects.order_by("pk").values("pk")[:1]  # Club.objects.current()
+    return get_object_or_404(Session.objects.select_related("club"), pk=session_id, club=current)
 
 
 def table_view(write: bool = False, sent=None, ended=None):
@@ -61,6 +63,7 @@ def table_view(write: bool = False, sent=None, ended=None):
             match = selectors.table_match(session, number)
             if match is None:
                 raise Http404("Play has not started at this table.")
+            match.session = session  # the same row, read with its club
             if not is_coordinator(request.user) and match.chair_of(request.user) is None:
                 raise PermissionDenied("You can record hands only at the table where you sit.")
             answer = ended or (lambda request, match: _evening_ended(request, match, sent))
@@ -137,6 +140,7 @@ def _page(
         "board": board,
         "match": match,
         "session": match.session,
+        "club": match.session.club,  # read with the session: not again by the context
         "can_record": can_record,
         "form_hand": win_form["hand"].value(),
         "win_form": win_form,

@@ -100,10 +100,12 @@ class Saved:
 
 
 def _lock(match: Match) -> Match:
-    """The match's row, held to the end of the transaction, with its session; its chairs
-    never change, so those already read come along."""
+    """The match's row, held to the end of the transaction, with its session and club (the
+    page shows them); its chairs never change, so those already read come along."""
     locked = (
-        Match.objects.select_for_update(of=("self",)).select_related("session").get(pk=match.pk)
+        Match.objects.select_for_update(of=("self",))
+        .select_related("session__club")
+        .get(pk=match.pk)
     )
     if getattr(match, "_chairs", None) is not None:
         locked._chairs = match._chairs
@@ -345,13 +347,11 @@ def save_kong(match: Match, hand_number: int, chair: int, kind: str, by=None, *,
     except table_rules.TotalRefused as error:
         raise RecordingError(str(error)) from error
     try:
-        with transaction.atomic():  # a savepoint: the transaction survives a duplicate key
-            kong.save()
-    except IntegrityError:
-        saved = match.kong_chips.filter(key=key).first() if key is not None else None
-        if saved is None:
-            raise
-        raise KongAlreadySaved(saved) from None
+        kong.save()
+    except IntegrityError as error:
+        # The key was looked for under the match's lock, so this is the database's last
+        # guard only; the write is rolled back whole.
+        raise AlreadyRecorded("Those kong chips are already saved.") from error
     kongs = sorted([*kongs, kong], key=lambda k: (k.hand_number, k.recorded_at))
     return _kongs_saved(match, kong, hands, kongs, states)
 
