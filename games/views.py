@@ -375,7 +375,7 @@ def record_win(request, match):
     if request.POST.get("action") == "check":
         return _page(request, match, win_data=request.POST, preview=_preview(match, number, win))
     try:
-        saved = recording.save_win(match, number, win, by=request.user)
+        written = recording.save_win(match, number, win, by=request.user)
     except recording.RecordingError as error:
         # Already recorded (a double tap, or another device first; perhaps ending the match)?
         saved = match.live_hands().filter(number=number).first()
@@ -389,8 +389,8 @@ def record_win(request, match):
             )
         # Two devices disagree: show both and let the table choose; nothing is carried on.
         return _page(request, match, conflict=_conflict(request, match, saved, win))
-    notice = f"Hand {number} saved: {_win_description(saved.match, saved.record)}."
-    return _saved(request, match, notice, saved)
+    notice = f"Hand {number} saved: {_win_description(written.match, written.record)}."
+    return _saved(request, match, notice, written)
 
 
 def _conflict(request, match, saved: Hand, win: recording.Win) -> dict:

@@ -492,12 +492,12 @@ class PaperRowForm(forms.Form):
         typed = (cleaned.get("discarder") or "").strip()
         if won_by in Hand.DISCARDER_PAYS:
             discarder = who(typed, self.names, "discarder") if typed else None
-            if refusals := check_win(winner, won_by, discarder):
-                raise forms.ValidationError(refusals[0].message)
         elif typed:
             raise forms.ValidationError(
                 "Only a win on a discard (d) or robbing a kong (k) has a discarder: clear it."
             )
+        if refusals := check_win(winner, won_by, discarder):
+            raise forms.ValidationError(refusals[0].message)
         total = (cleaned.get("total") or "").strip()
         if not WHOLE_NUMBER.fullmatch(total):
             raise forms.ValidationError(

@@ -90,14 +90,6 @@ class Saved:
     kongs: list[KongChips]
     states: list
 
-    @property
-    def live_hands(self) -> list[Hand]:
-        return [hand for hand in self.hands if not hand.is_voided]
-
-    @property
-    def live_kongs(self) -> list[KongChips]:
-        return [kong for kong in self.kongs if not kong.is_voided]
-
 
 def _lock(match: Match) -> Match:
     """The match's row, held to the end of the transaction, with its session and club (the
