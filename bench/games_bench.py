@@ -33,6 +33,10 @@ HANDS_PER_PAST_MATCH = 16
 # saved hand a quarter of a second (the commit waits for the disk), a page or poll a tenth.
 TARGET_WRITE_P95_MS = 250
 TARGET_READ_P95_MS = 100
+# Saving a hand before issue #18 made one write per step (games -> scoring -> games ...):
+# 33 queries, the table's board built 3 times and the match's flow replayed 5 times per
+# quick-entry save; p95 on PostgreSQL 53-58 ms on a quiet machine. Printed beside today's.
+BEFORE_SAVE = {"queries": 33, "boards": 3, "replays": 5, "p95_pg_ms": "53-58"}
 
 
 def setup_django(folder: str) -> None:
@@ -156,7 +160,7 @@ def run(requests: int) -> int:
     matches = list(Match.objects.filter(session=tonight).order_by("table_number"))
 
     def table_url(name, number):
-        return reverse(f"games:{name}", args=[tonight.pk, number])
+        return reverse(f"scoring:{name}", args=[tonight.pk, number])
 
     rows = []
     next_hand = {m.table_number: 1 for m in matches}
@@ -171,7 +175,17 @@ def run(requests: int) -> int:
         assert response.status_code == 200 and b"saved" in response.content, response.content
         next_hand[number] += 1
 
-    rows.append(("POST a hand (htmx)", *measure(post_hand, requests)))
+    from unittest import mock
+
+    from games import flow
+    from scoring import selectors
+
+    with (
+        mock.patch.object(selectors, "board", wraps=selectors.board) as boards,
+        mock.patch.object(flow, "replay", wraps=flow.replay) as replays,
+    ):
+        rows.append(("POST a hand (htmx)", *measure(post_hand, requests)))
+    per_save = boards.call_count / requests, replays.call_count / requests
 
     def get_page(i):
         assert client.get(table_url("table", matches[i % TABLES].table_number)).status_code == 200
@@ -212,11 +226,25 @@ def run(requests: int) -> int:
     fixed = len(set(counts.values())) == 1
     shown = ", ".join(f"{hands} hands: {queries}" for hands, queries in counts.items())
     print(f"  table page queries by hands played: {shown} -> {'fixed' if fixed else 'GROWING'}")
+    saving = rows[0]
+    print(
+        f"  a saved hand now: {saving[3]} queries, board built {per_save[0]:g} times, flow "
+        f"replayed {per_save[1]:g} times, p95 {saving[2]:.1f} ms "
+        f"({connection_vendor()}); before issue #18: {BEFORE_SAVE['queries']} queries, "
+        f"{BEFORE_SAVE['boards']} boards, {BEFORE_SAVE['replays']} replays, "
+        f"p95 {BEFORE_SAVE['p95_pg_ms']} ms on postgresql"
+    )
     print(
         f"  targets: p95 under {TARGET_WRITE_P95_MS} ms to save a hand, "
         f"{TARGET_READ_P95_MS} ms to read -> {'met' if met else 'MISSED'}"
     )
     return 0 if fixed else 1
+
+
+def connection_vendor() -> str:
+    from django.db import connection
+
+    return connection.vendor
 
 
 if __name__ == "__main__":

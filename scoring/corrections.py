@@ -24,6 +24,7 @@ from games import flow
 from games.models import Match
 from games.start import evening_goes_on, finish
 from scoring import table_rules
+from scoring.hand_entry import check_win
 from scoring.models import PAY_FIELDS, Correction, Hand, KongChips
 from scoring.recording import RecordingError, Win
 from scoring.standings import refresh_match
@@ -162,7 +163,7 @@ def _kong_snapshot(kong: KongChips) -> dict:
     }
 
 
-def rederive_kongs(match: Match, states, *, gap: int | None = None) -> list[dict]:
+def rederive_kongs(match: Match, states, *, gap: int | None = None, kongs=None) -> list[dict]:
     """Give every live kong chip of `match` the payers its hand's state now says (the
     dealer and who sits out follow the outcomes before it), saving what changed: the one
     derivation for a correction and for the table's own undo and re-entry. `states` are the
@@ -170,8 +171,10 @@ def rederive_kongs(match: Match, states, *, gap: int | None = None) -> list[dict
     hand just voided: later kong chips move up with their hands. Kong chips recorded in a
     hand after the one being played wait as they are: they were made in the hand that was
     being played when the hand before it was undone, and are derived again once it is
-    entered again. Returns what changed; raises HandRefused naming a kong that cannot stand."""
-    kongs = list(match.kong_chips.filter(voided_at__isnull=True).order_by("hand_number", "pk"))
+    entered again. `kongs` are the live kong chips if already read. Returns what changed;
+    raises HandRefused naming a kong that cannot stand."""
+    if kongs is None:
+        kongs = list(match.kong_chips.filter(voided_at__isnull=True).order_by("hand_number", "pk"))
     names = match.player_names() if kongs else []
     changes = []
     last = len(states)  # the hand being played now, if the match is open
@@ -327,6 +330,10 @@ def correct_hand(
     `reason`. `hand_id` is the row the form showed: if the hand was corrected meanwhile,
     the correction is refused rather than made on top of one the scorer has not seen."""
     reason = _clean_reason(reason)
+    if isinstance(change, Win) and (
+        refusals := check_win(change.winner, change.won_by, change.discarder, change.liable)
+    ):
+        raise CorrectionRefused(refusals[0].message)
     match = Match.objects.select_for_update().select_related("session").get(pk=match.pk)
     hands = list(match.live_hands())
     original = next((hand for hand in hands if hand.number == number), None)

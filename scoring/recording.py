@@ -17,7 +17,7 @@ from django.utils import timezone
 from games import flow
 from games.models import Match
 from games.start import evening_goes_on, finish
-from scoring import table_rules
+from scoring import hand_entry, table_rules
 from scoring.models import Hand, KongChips
 from scoring.standings import refresh_match
 
@@ -53,30 +53,18 @@ class KongAlreadySaved(AlreadyRecorded):
 
 
 @dataclass(frozen=True)
-class FullWin:
-    """A win worked out from its tiles: who won, how, who discarded (chairs), and the tiles
-    in the engine contract's JSON (tiles, melds, winning_tile, bonus, last_tile, first_turn).
-    Winds, dealer and options are added from the match's state when it is scored."""
-
-    winner: int
-    won_by: str
-    discarder: int | None
-    tiles: dict
-    liable: int | None = None  # fan's 9-piece penalty: the chair that pays for everyone
-
-    def outcome(self) -> dict:
-        return {"winner": self.winner, "won_by": self.won_by, "discarder": self.discarder}
-
-
-@dataclass(frozen=True)
 class Win:
-    """A quick-entry win: who won, how, who discarded, and the total the table agreed."""
+    """A win: who won, how, who discarded (chairs), and either the total the table agreed
+    (quick entry) or the tiles it was worked out from (`tiles`, in the engine contract's
+    JSON: tiles, melds, winning_tile, bonus, last_tile, first_turn; the winds, dealer and
+    options are added from the match's state when it is scored)."""
 
     winner: int
     won_by: str
     discarder: int | None
-    total: int
+    total: int | None = None
     liable: int | None = None  # fan's 9-piece penalty: the chair that pays for everyone
+    tiles: dict | None = None
 
     def outcome(self) -> dict:
         return {"winner": self.winner, "won_by": self.won_by, "discarder": self.discarder}
@@ -89,18 +77,61 @@ def _ended_by_the_evening(match: Match) -> None:
         raise EveningEnded(match.finished_at)
 
 
+@dataclass
+class Saved:
+    """What a write leaves behind for the page that answers it: the match as it is now
+    (read under its lock), every hand and kong chip of it (voided ones too, in the page's
+    order) and the flow's states over the live hands, so the table's board is built from
+    them without reading or replaying the match again."""
+
+    match: Match
+    record: Hand | KongChips
+    hands: list[Hand]
+    kongs: list[KongChips]
+    states: list
+
+
+def _lock(match: Match) -> Match:
+    """The match's row, held to the end of the transaction, with its session and club (the
+    page shows them); its chairs never change, so those already read come along."""
+    locked = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("session__club")
+        .get(pk=match.pk)
+    )
+    if getattr(match, "_chairs", None) is not None:
+        locked._chairs = match._chairs
+    return locked
+
+
 def _locked(match: Match) -> Match:
-    match = Match.objects.select_for_update().get(pk=match.pk)
+    match = _lock(match)
     _ended_by_the_evening(match)
     if not match.is_in_play:
         raise RecordingError("This match is finished: ask the coordinator to correct a hand.")
     return match
 
 
-def _next_state(match: Match, hand_number: int, outcome: dict | None = None):
+def _records(match: Match) -> tuple[list[Hand], list[KongChips]]:
+    """Every hand and kong chip of the match, voided ones too, in the table page's order."""
+    hands = list(match.hands.order_by("number", "recorded_at"))
+    kongs = list(match.kong_chips.order_by("hand_number", "recorded_at"))
+    return hands, kongs
+
+
+def _in_order(hands: list[Hand]) -> list[Hand]:
+    return sorted(hands, key=lambda hand: (hand.number, hand.recorded_at))
+
+
+def _live(records) -> list:
+    return [record for record in records if not record.is_voided]
+
+
+def _next_state(match: Match, hand_number: int, outcome: dict | None = None, hands=None):
     """The state of the hand about to be recorded, checking the form was not stale, and
-    the state after it (FlowError turned into a plain refusal)."""
-    hands = list(match.live_hands())
+    the flow's states (before each live hand, the hand about to be recorded, and after
+    it when `outcome` is given; FlowError turned into a plain refusal)."""
+    hands = list(match.live_hands()) if hands is None else hands
     expected = len(hands) + 1
     if hand_number != expected:
         if hand_number < expected:
@@ -112,17 +143,38 @@ def _next_state(match: Match, hand_number: int, outcome: dict | None = None):
         states = match.replay(hands, extra_outcome=outcome)
     except flow.FlowError as error:
         raise RecordingError(str(error)) from error
-    return hands, states[-2] if outcome is not None else states[-1]
+    return states, states[-2] if outcome is not None else states[-1]
 
 
-def _rederive_kongs(match: Match, states) -> None:
+def _who_checked(match: Match, hand_number: int, win: Win, hands: list[Hand]):
+    """`_next_state` for a win, after the one check of who won and who pays: what the flow
+    refuses about a chair (one sitting out) is said in the same words as on the forms."""
+    _refuse(hand_entry.check_win(win.winner, win.won_by, win.discarder, win.liable))
+    try:
+        return _next_state(match, hand_number, win.outcome(), hands)
+    except RecordingError as error:
+        if isinstance(error.__cause__, flow.FlowError):
+            out = match.replay(hands)[-1].sitting_out
+            checked = hand_entry.check_win(
+                win.winner, win.won_by, win.discarder, win.liable, sitting_out=out
+            )
+            _refuse(checked)
+        raise
+
+
+def _refuse(refusals) -> None:
+    if refusals:
+        raise RecordingError(refusals[0].message)
+
+
+def _rederive_kongs(match: Match, states, kongs=None) -> None:
     """Kong chips follow the hands as a correction makes them follow (one derivation,
     scoring.corrections): a hand entered again after an undo can change who deals and
     who sits out the next hand, so who pays the kong chips recorded in it."""
     from scoring.corrections import HandRefused, rederive_kongs  # it imports this module
 
     try:
-        rederive_kongs(match, states)
+        rederive_kongs(match, states, kongs=kongs)
     except HandRefused as error:
         raise RecordingError(
             f"Hand {error.number}: {error.reason} Take those kong chips back first, or ask "
@@ -130,22 +182,26 @@ def _rederive_kongs(match: Match, states) -> None:
         ) from error
 
 
-def _save(match: Match, hand: Hand) -> Hand:
+def _save(match: Match, hand: Hand, hands: list[Hand], kongs, states) -> Saved:
+    """Save `hand` (checked against `states`, the flow's states over the live hands with
+    this one as the last outcome), then bring the kong chips, the results and the match's
+    status in step, from the records already read under the lock."""
     try:
-        with transaction.atomic():
-            hand.save()
+        hand.save()  # the write's own transaction is rolled back if this refuses
     except IntegrityError as error:  # the same hand number, saved a moment ago
         raise AlreadyRecorded(f"Hand {hand.number} is already recorded.") from error
-    states = match.replay()
-    _rederive_kongs(match, states)
-    refresh_match(match)
-    after = states[-1]
-    if after.over:
+    hands = _in_order([*hands, hand])
+    live = _live(hands)
+    if match.rules == "hk":  # its flow ends on the tallies, which need this hand's payments
+        states = match.replay(live)
+    _rederive_kongs(match, states, _live(kongs))
+    refresh_match(match, hands=live, kongs=_live(kongs), states=states)
+    if states[-1].over:
         finish(match, Match.Ending.FLOW)
     else:
         match.version += 1
         match.save(update_fields=["version"])
-    return hand
+    return Saved(match, hand, hands, kongs, states)
 
 
 def _win_payments(match: Match, state, win: Win) -> list[int]:
@@ -158,7 +214,7 @@ def _win_payments(match: Match, state, win: Win) -> list[int]:
 def preview_win(match: Match, hand_number: int, win: Win) -> list[int]:
     """The payments the win would make, per chair, without saving. Raises RecordingError
     with the engine's or the flow's reason when the total or the outcome is refused."""
-    _, state = _next_state(match, hand_number, win.outcome())
+    _, state = _who_checked(match, hand_number, win, list(match.live_hands()))
     return _win_payments(match, state, win)
 
 
@@ -181,17 +237,24 @@ def _won_hand(match: Match, number: int, win, state, total: int, payments, by, *
     return hand
 
 
-@transaction.atomic
 def record_win(match: Match, hand_number: int, win: Win, by=None) -> Hand:
+    return save_win(match, hand_number, win, by).record
+
+
+@transaction.atomic
+def save_win(match: Match, hand_number: int, win: Win, by=None) -> Saved:
+    """Record a quick-entry win: one transaction holding the match's row, one read of its
+    records and one replay of its flow (two under hk), and what the page needs after."""
     match = _locked(match)
-    _, state = _next_state(match, hand_number, win.outcome())
+    hands, kongs = _records(match)
+    states, state = _who_checked(match, hand_number, win, _live(hands))
     payments = _win_payments(match, state, win)
     limit = table_rules.reaches_limit(match, win.total)
     hand = _won_hand(match, hand_number, win, state, win.total, payments, by, limit=limit)
-    return _save(match, hand)
+    return _save(match, hand, hands, kongs, states)
 
 
-def _score_full(match: Match, state, win: FullWin):
+def _score_full(match: Match, state, win: Win):
     """The contract JSON with the state's winds, the engine's result, payments per chair."""
     try:
         hand = table_rules.full_hand(match, state, win)
@@ -202,12 +265,13 @@ def _score_full(match: Match, state, win: FullWin):
 
 
 @transaction.atomic
-def record_full(match: Match, hand_number: int, win: FullWin, by=None) -> Hand:
+def record_full(match: Match, hand_number: int, win: Win, by=None) -> Hand:
     """Record a hand worked out from its tiles: the engine's total, itemised score and
     payments, and the hand itself. A complete hand below the rule set's minimum is refused
     (it may not go out)."""
     match = _locked(match)
-    _, state = _next_state(match, hand_number, win.outcome())
+    hands, kongs = _records(match)
+    states, state = _who_checked(match, hand_number, win, _live(hands))
     hand_json, result, payments = _score_full(match, state, win)
     if not result.allowed:
         why = table_rules.below_minimum(match, state, result.total, "This hand scores {}, which")
@@ -225,29 +289,46 @@ def record_full(match: Match, hand_number: int, win: FullWin, by=None) -> Hand:
         breakdown=result.to_dict()["breakdown"],
         limit=result.limit,
     )
-    return _save(match, hand)
+    return _save(match, hand, hands, kongs, states).record
 
 
-@transaction.atomic
 def record_draw(match: Match, hand_number: int, by=None) -> Hand:
-    match = _locked(match)
-    _, state = _next_state(match, hand_number, {"draw": True})
-    return _save(
-        match, Hand(match=match, number=hand_number, goulash=state.goulash, recorded_by=by)
-    )
+    return save_draw(match, hand_number, by).record
 
 
 @transaction.atomic
+def save_draw(match: Match, hand_number: int, by=None) -> Saved:
+    match = _locked(match)
+    hands, kongs = _records(match)
+    states, state = _next_state(match, hand_number, {"draw": True}, _live(hands))
+    hand = Hand(match=match, number=hand_number, goulash=state.goulash, recorded_by=by)
+    return _save(match, hand, hands, kongs, states)
+
+
 def record_kong(
     match: Match, hand_number: int, chair: int, kind: str, by=None, *, key=None
 ) -> KongChips:
+    return save_kong(match, hand_number, chair, kind, by, key=key).record
+
+
+def _kongs_saved(match: Match, kong: KongChips, hands, kongs, states) -> Saved:
+    """After kong chips were saved or taken back: the results and the match's version."""
+    refresh_match(match, hands=_live(hands), kongs=_live(kongs), states=states)
+    match.version += 1
+    match.save(update_fields=["version"])
+    return Saved(match, kong, hands, kongs, states)
+
+
+@transaction.atomic
+def save_kong(match: Match, hand_number: int, chair: int, kind: str, by=None, *, key=None) -> Saved:
     """Save kong chips. `key` is the kong form's one-time key: the same form posted again
     (a double tap, a retry, twenty at once) raises KongAlreadySaved with the chips saved
     the first time, and the database's unique (match, key) is the last guard."""
     match = _locked(match)
-    if key is not None and (saved := match.kong_chips.filter(key=key).first()):
+    hands, kongs = _records(match)
+    if key is not None and (saved := next((k for k in kongs if k.key == key), None)):
         raise KongAlreadySaved(saved)
-    _, state = _next_state(match, hand_number)
+    states, state = _next_state(match, hand_number, hands=_live(hands))
     if kind not in KongChips.Kind.values:
         raise RecordingError("Choose which kind of kong it was.")
     kong = KongChips(
@@ -258,34 +339,35 @@ def record_kong(
     except table_rules.TotalRefused as error:
         raise RecordingError(str(error)) from error
     try:
-        with transaction.atomic():  # a savepoint: the transaction survives a duplicate key
-            kong.save()
-    except IntegrityError:
-        saved = match.kong_chips.filter(key=key).first() if key is not None else None
-        if saved is None:
-            raise
-        raise KongAlreadySaved(saved) from None
-    refresh_match(match)
-    match.version += 1
-    match.save(update_fields=["version"])
-    return kong
+        kong.save()
+    except IntegrityError as error:
+        # The key was looked for under the match's lock, so this is the database's last
+        # guard only; the write is rolled back whole.
+        raise AlreadyRecorded("Those kong chips are already saved.") from error
+    kongs = sorted([*kongs, kong], key=lambda k: (k.hand_number, k.recorded_at))
+    return _kongs_saved(match, kong, hands, kongs, states)
+
+
+def take_back_kong(match: Match, kong_id: int, by=None) -> KongChips:
+    return save_kong_taken_back(match, kong_id, by).record
 
 
 @transaction.atomic
-def take_back_kong(match: Match, kong_id: int, by=None) -> KongChips:
+def save_kong_taken_back(match: Match, kong_id: int, by=None) -> Saved:
     """Void kong chips saved by mistake (the wrong player or kind) in the hand being played
     (or in the next one, where they wait after the hand before it was undone). A finished
     hand's chips stay: its payments and the hands after it were agreed with them, so that
     hand is undone first (or the coordinator corrects it)."""
     match = _locked(match)
-    kong = match.kong_chips.filter(pk=kong_id).first()
+    hands, kongs = _records(match)
+    kong = next((k for k in kongs if k.pk == kong_id), None)
     if kong is None:
         raise RecordingError("Those kong chips are not at this table.")
     if kong.is_voided:
         raise AlreadyRecorded("Those kong chips were already taken back.")
-    hand = match.replay()[-1].hand
+    states = match.replay(_live(hands))
     # Chips of a later hand wait there after an undo of the hand before: not finished either.
-    if kong.hand_number < hand:
+    if kong.hand_number < states[-1].hand:
         raise RecordingError(
             f"Those kong chips belong to hand {kong.hand_number}, which is finished: undo that "
             "hand first, or ask the coordinator to correct it."
@@ -294,19 +376,22 @@ def take_back_kong(match: Match, kong_id: int, by=None) -> KongChips:
     kong.voided_by = by
     kong.void_reason = KONG_TAKEN_BACK
     kong.save(update_fields=["voided_at", "voided_by", "void_reason"])
-    refresh_match(match)
-    match.version += 1
-    match.save(update_fields=["version"])
-    return kong
+    return _kongs_saved(match, kong, hands, kongs, states)
+
+
+def undo_last_hand(match: Match, hand_number: int, by=None) -> Hand:
+    return save_undo(match, hand_number, by).record
 
 
 @transaction.atomic
-def undo_last_hand(match: Match, hand_number: int, by=None) -> Hand:
+def save_undo(match: Match, hand_number: int, by=None) -> Saved:
     """Void the last hand that counts (it stays in the records, marked). `hand_number` is
     the hand the page offered to undo, so a second tap cannot undo an earlier hand too."""
-    match = Match.objects.select_for_update().get(pk=match.pk)
+    match = _lock(match)
     _ended_by_the_evening(match)
-    last = match.live_hands().last()
+    hands, kongs = _records(match)
+    live = _live(hands)
+    last = live[-1] if live else None
     if last is None:
         raise RecordingError("There is no hand to undo yet.")
     if last.number != hand_number:
@@ -319,10 +404,12 @@ def undo_last_hand(match: Match, hand_number: int, by=None) -> Hand:
     last.voided_by = by
     last.void_reason = UNDONE_REASON
     last.save(update_fields=["voided_at", "voided_by", "void_reason"])
-    _rederive_kongs(match, match.replay())
-    refresh_match(match)
+    live.pop()
+    states = match.replay(live)
+    _rederive_kongs(match, states, _live(kongs))
+    refresh_match(match, hands=live, kongs=_live(kongs), states=states)
     if not match.is_in_play:  # undoing the hand that ended the match opens it again
         match.status, match.ending, match.finished_at = Match.Status.IN_PLAY, "", None
     match.version += 1
     match.save(update_fields=["status", "ending", "finished_at", "version"])
-    return last
+    return Saved(match, last, hands, kongs, states)

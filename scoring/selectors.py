@@ -213,13 +213,14 @@ def _match_records(match: Match) -> tuple[list[Hand], list[KongChips]]:
     return hands, kongs
 
 
-def board(match: Match, user=None) -> Board:
-    """Everything the table page shows for `match` (four queries at most)."""
+def board(match: Match, user=None, saved=None) -> Board:
+    """Everything the table page shows for `match` (four queries at most); after a write,
+    from what the write read and worked out (`saved`: a recording.Saved), with none."""
     chairs = match.chair_list()
     names = match.player_names()
-    hands, kongs = _match_records(match)
+    hands, kongs = (saved.hands, saved.kongs) if saved else _match_records(match)
     live = [hand for hand in hands if not hand.is_voided]
-    states = match.replay(live)
+    states = saved.states if saved else match.replay(live)
     state = states[-1]
     tallies = match.tallies(hands + kongs)
     you = match.chair_of(user) if user is not None else None

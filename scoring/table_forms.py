@@ -9,8 +9,9 @@ from django import forms
 from django.utils.html import format_html
 
 from scoring.forms import LiabilityForm, PickerForm
+from scoring.hand_entry import check_form_win
 from scoring.models import Hand, KongChips
-from scoring.recording import FullWin, Win
+from scoring.recording import Win
 
 WHO_PAYS_LABEL = "Who discarded the winning tile (or whose kong was robbed)?"
 STALE_KONG_FORM = (
@@ -115,18 +116,13 @@ class WinForm(HandNumberForm, LiabilityForm):
 
     def clean(self):
         cleaned = super().clean()
-        won_by, winner = cleaned.get("won_by"), cleaned.get("winner")
-        if won_by in Hand.DISCARDER_PAYS:
-            discarder = cleaned.get("discarder")
-            if discarder is None:
-                who = "discarded the winning tile" if won_by == "discard" else "was robbed"
-                self.add_error("discarder", f"Choose who {who}.")
-            elif discarder == winner:
-                self.add_error("discarder", "The winner cannot also be the one who pays for it.")
-        else:
-            # Self-drawn: nobody discarded; a tile tapped before changing "how" is ignored.
-            cleaned["discarder"] = None
-        self.check_liability(winner)
+        cleaned["discarder"] = check_form_win(
+            self,
+            cleaned.get("winner"),
+            cleaned.get("won_by"),
+            cleaned.get("discarder"),
+            self.liable_chair(),
+        )
         return cleaned
 
     def win(self) -> Win:
@@ -204,28 +200,32 @@ class TablePickerForm(PickerForm, LiabilityForm):
 
     def clean(self):
         cleaned = super().clean()
-        self.check_liability(cleaned.get("winner"))
-        if cleaned.get("won_by") not in Hand.DISCARDER_PAYS:
-            cleaned["discarder"] = None
-        elif cleaned.get("discarder") is not None and cleaned["discarder"] == cleaned.get("winner"):
-            self.add_error("discarder", "The winner cannot also be the one who pays for it.")
+        # What is not chosen yet is the picker's to list (missing()), not an error.
+        cleaned["discarder"] = check_form_win(
+            self,
+            cleaned.get("winner"),
+            cleaned.get("won_by"),
+            cleaned.get("discarder"),
+            self.liable_chair(),
+            complete=False,
+        )
         return cleaned
 
     def missing(self) -> list[str]:
         missing = [] if self.choice("winner") is not None else ["who won"]
         return missing + super().missing()
 
-    def full_win(self) -> FullWin:
+    def full_win(self) -> Win:
         """The win as recording.record_full takes it (call once nothing is missing)."""
         fields = self.hand_fields()
         tiles = self.draft.contract(self.winning_tile)
         for name in ("last_tile", "first_turn"):
             if name in fields:
                 tiles[name] = fields[name]
-        return FullWin(
+        return Win(
             self.choice("winner"),
             self.choice("won_by"),
             self.choice("discarder"),
-            tiles,
-            self.liable_chair(),
+            liable=self.liable_chair(),
+            tiles=tiles,
         )

@@ -140,7 +140,7 @@ def below_minimum(match, state, total: int, subject: str) -> str:
 
 def full_hand(match, state, win) -> dict:
     """The engine contract's JSON for a win built from its tiles at this table (`win`: a
-    recording.FullWin, or a stored Hand with its tiles): the seat and prevailing winds, the
+    recording.Win with tiles, or a stored Hand with its tiles): the seat and prevailing winds, the
     dealer and the options come from the state, never typed."""
     winds = state.winds
     if winds[win.winner] is None:

@@ -8,6 +8,7 @@ from club.numbers import WholeNumberField
 from scoring.corrections import REASON_MAX, Draw, Void
 from scoring.engine.rulesets.base import MAX_TOTAL
 from scoring.forms.liability import LiabilityForm
+from scoring.hand_entry import check_form_win
 from scoring.models import Hand
 from scoring.recording import Win
 
@@ -74,22 +75,15 @@ class CorrectionForm(LiabilityForm):
         cleaned = super().clean()
         if cleaned.get("what") != "win":
             return cleaned
-        winner, won_by = cleaned.get("winner"), cleaned.get("won_by")
-        if winner is None:
-            self.add_error("winner", "Choose who went out.")
-        if not won_by:
-            self.add_error("won_by", "Choose how the winning tile came.")
+        cleaned["discarder"] = check_form_win(
+            self,
+            cleaned.get("winner"),
+            cleaned.get("won_by"),
+            cleaned.get("discarder"),
+            self.liable_chair(),
+        )
         if cleaned.get("total") is None and "total" not in self.errors:
             self.add_error("total", "Type the hand's total.")
-        if won_by in Hand.DISCARDER_PAYS:
-            discarder = cleaned.get("discarder")
-            if discarder is None:
-                self.add_error("discarder", "Choose who discarded the winning tile or was robbed.")
-            elif discarder == winner:
-                self.add_error("discarder", "The winner cannot also be the one who pays for it.")
-        else:
-            cleaned["discarder"] = None
-        self.check_liability(winner)
         return cleaned
 
     def change(self):

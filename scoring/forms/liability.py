@@ -30,8 +30,3 @@ class LiabilityForm(forms.Form):
         """The chair that pays for everyone, or None."""
         data = getattr(self, "cleaned_data", {})
         return data.get("liable") if "liable" in self.fields else None
-
-    def check_liability(self, winner) -> None:
-        liable = self.liable_chair()
-        if liable is not None and liable == winner:
-            self.add_error("liable", "The winner cannot pay for everyone: choose another player.")

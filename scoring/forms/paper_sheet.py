@@ -9,6 +9,7 @@ from club.numbers import WHOLE_NUMBER
 from scoring.corrections import Draw
 from scoring.engine.rulesets.base import MAX_TOTAL
 from scoring.forms.correction import TOTAL_MESSAGE
+from scoring.hand_entry import check_win
 from scoring.models import Hand
 from scoring.recording import Win
 
@@ -89,17 +90,13 @@ class PaperRowForm(forms.Form):
         discarder = None
         typed = (cleaned.get("discarder") or "").strip()
         if won_by in Hand.DISCARDER_PAYS:
-            if not typed:
-                raise forms.ValidationError(
-                    "A win on a discard (d) or robbing a kong (k) needs who paid for it."
-                )
-            discarder = who(typed, self.names, "discarder")
-            if discarder == winner:
-                raise forms.ValidationError("The winner cannot also be the one who paid for it.")
+            discarder = who(typed, self.names, "discarder") if typed else None
         elif typed:
             raise forms.ValidationError(
                 "Only a win on a discard (d) or robbing a kong (k) has a discarder: clear it."
             )
+        if refusals := check_win(winner, won_by, discarder):
+            raise forms.ValidationError(refusals[0].message)
         total = (cleaned.get("total") or "").strip()
         if not WHOLE_NUMBER.fullmatch(total):
             raise forms.ValidationError(

@@ -24,10 +24,13 @@ def _limit(match: Match) -> int | None:
     return limit_total(match)
 
 
-def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> list[MatchResult]:
-    """Each chair's row of the match, from its live hands and kong chips. A match where
-    nothing counts (no hand, no kong chips) has no rows, while the evening runs and after a
-    rebuild alike: an empty match is no session played."""
+def _figures(
+    match: Match, chairs: list[Chair], hands: list[Hand], kongs, states=None
+) -> list[MatchResult]:
+    """Each chair's row of the match, from its live hands and kong chips (and the flow's
+    states over those hands, if already worked out). A match where nothing counts (no
+    hand, no kong chips) has no rows, while the evening runs and after a rebuild alike: an
+    empty match is no session played."""
     if not hands and not kongs:
         return []
     size = len(chairs)
@@ -42,7 +45,7 @@ def _figures(match: Match, chairs: list[Chair], hands: list[Hand], kongs) -> lis
     sitting_out: list[int | None] = [None] * len(hands)
     if size == 5:  # the Dreamer sits out one hand in five: the flow says which
         try:
-            states = match.replay(hands)
+            states = match.replay(hands) if states is None else states
             sitting_out = [state.sitting_out for state in states[: len(hands)]]
         except flow.FlowError:
             pass
@@ -127,19 +130,51 @@ _FIELDS = [
 ]
 
 
-def _save_rows(chairs: list[Chair], rows: list[MatchResult]) -> None:
-    existing = dict(MatchResult.objects.filter(chair__in=chairs).values_list("chair_id", "pk"))
+def _save_rows(match: Match, chairs: list[Chair], rows: list[MatchResult]) -> None:
+    """Write the match's rows, only the fields and rows that changed, and each member's
+    weight for the evening (see _reweigh), from one read of their rows that evening."""
+    members = [chair.member_id for chair in chairs]
+    evening = list(MatchResult.objects.filter(session_id=match.session_id, member_id__in=members))
+    existing = {row.chair_id: row for row in evening if row.match_id == match.pk}
     # A chair with no row now (every hand undone or voided) loses the one it had.
-    kept = {row.chair.pk for row in rows}
-    gone = [pk for chair_id, pk in existing.items() if chair_id not in kept]
+    kept = {row.chair_id for row in rows}
+    gone = [row.pk for chair_id, row in existing.items() if chair_id not in kept]
     if gone:
         MatchResult.objects.filter(pk__in=gone).delete()
-    new, old = [], []
+    others = [row for row in evening if row.match_id != match.pk]
+    _weigh([*others, *rows])
+    new, changed, fields = [], [], set()
     for row in rows:
-        row.pk = existing.get(row.chair.pk)
-        (old if row.pk else new).append(row)
+        old = existing.get(row.chair_id)
+        if old is None:
+            new.append(row)
+            continue
+        row.pk = old.pk
+        differ = {name for name in _UPDATED if getattr(row, name) != getattr(old, name)}
+        if differ:
+            changed.append(row)
+            fields |= differ
     MatchResult.objects.bulk_create(new, batch_size=500)
-    MatchResult.objects.bulk_update(old, _FIELDS, batch_size=500)
+    if changed:
+        MatchResult.objects.bulk_update(changed, sorted(fields), batch_size=500)
+    reweighed = [row for row in others if row.weight != row.stored_weight]
+    MatchResult.objects.bulk_update(reweighed, ["weight"], batch_size=500)
+
+
+# The columns of a row (attnames: best_hand_id, not the hand) that a refresh may change.
+_UPDATED = [MatchResult._meta.get_field(name).attname for name in [*_FIELDS, "weight"]]
+
+
+def _weigh(rows: list[MatchResult]) -> None:
+    """Set each row's weight (see _reweigh) from all of its member's rows that evening;
+    `stored_weight` keeps what it was."""
+    hands = defaultdict(int)
+    for row in rows:
+        row.stored_weight = row.weight
+        hands[row.session_id, row.member_id, row.rules] += row.hands_played
+    for row in rows:
+        key = row.session_id, row.member_id, row.rules
+        row.weight = row.hands_played / hands[key] if hands[key] else 0.0
 
 
 def _reweigh(session_ids, member_ids=None) -> None:
@@ -166,14 +201,16 @@ def _reweigh(session_ids, member_ids=None) -> None:
     MatchResult.objects.bulk_update(changed, ["weight"], batch_size=500)
 
 
-def refresh_match(match: Match) -> None:
+def refresh_match(match: Match, *, hands=None, kongs=None, states=None) -> None:
     """Recompute the match's rows from its live hands and kong chips. Call it inside the
-    transaction that changed them."""
-    chairs = list(match.chairs.order_by("number"))
-    hands = list(match.hands.live().order_by("number"))
-    kongs = list(match.kong_chips.filter(voided_at__isnull=True))
-    _save_rows(chairs, _figures(match, chairs, hands, kongs))
-    _reweigh([match.session_id], [chair.member_id for chair in chairs])
+    transaction that changed them; a write that has just read them (and replayed the
+    match's flow over the hands: `states`) passes them in."""
+    chairs = match.chair_list()  # a match's chairs never change
+    if hands is None:
+        hands = list(match.hands.live().order_by("number"))
+    if kongs is None:
+        kongs = list(match.kong_chips.filter(voided_at__isnull=True))
+    _save_rows(match, chairs, _figures(match, chairs, hands, kongs, states))
 
 
 @transaction.atomic

@@ -26,7 +26,7 @@ from club.models import Session
 from games import dice
 from games.access import players_and_coordinators
 from games.models import Match
-from scoring import recording, selectors, table_rules
+from scoring import hand_entry, recording, selectors, table_rules
 from scoring.engine import EngineError
 from scoring.models import Hand
 from scoring.picker_words import in_words
@@ -39,10 +39,12 @@ TEMPLATE = "scoring/table/table.html"
 
 def _table_match(request, kwargs) -> Match:
     """The match the address's table shows (see `selectors.table_match`), or 404."""
-    session = session_or_404(request, kwargs.pop("session_id"))
+    # The club's row comes with the session's (the page shows its settings): one query.
+    session = session_or_404(request, kwargs.pop("session_id"), "club")
     match = selectors.table_match(session, kwargs.pop("number"))
     if match is None:
         raise Http404("Play has not started at this table.")
+    match.session = session  # the same row, read with its club
     return match
 
 
@@ -116,18 +118,26 @@ def _page(
     answer_at="win",
     win_form=None,
     kong_form=None,
+    win_data=None,
+    saved=None,
     **extra,
 ):
     """The table page (or, for htmx, its #table-play part) with fresh or kept forms, and
     the answer (`status_notice`, or a `refusal`) beside the button pressed: `answer_at`
-    "win" (Save, which the draw and undo are next to) or "kong"."""
-    board = selectors.board(match, request.user)
+    "win" (Save, which the draw and undo are next to) or "kong". `win_data`: posted
+    entries to show again in the win form, read against this board; `saved`: the write
+    just made (recording.Saved), which the board is built from."""
+    board = selectors.board(match, request.user, saved)
+    if win_form is None and win_data is not None:
+        win_form = WinForm(win_data, board=board)
+        win_form.is_valid()
     win_form = win_form or WinForm(board=board)
     can_record = _can_record(board)
     context = {
         "board": board,
         "match": match,
         "session": match.session,
+        "club": match.session.club,  # read with the session: not again by the context
         "can_record": can_record,
         "form_hand": win_form["hand"].value(),
         "win_form": win_form,
@@ -141,11 +151,15 @@ def _page(
     return render(request, TEMPLATE, context)
 
 
-def _saved(request, match, notice: str, **extra):
-    """After a write: htmx gets the updated table in place, a plain form a redirect."""
-    match.refresh_from_db()
+def _saved(request, match, notice: str, saved=None, **extra):
+    """After a write: htmx gets the updated table in place (built from `saved`, the write
+    just made, when there is one), a plain form a redirect."""
+    if saved is not None:
+        match = saved.match
+    else:
+        match.refresh_from_db()
     if request.htmx:
-        return _page(request, match, status_notice=notice, **extra)
+        return _page(request, match, status_notice=notice, saved=saved, **extra)
     messages.success(request, notice, extra_tags=extra.get("answer_at", ""))
     return redirect("scoring:table", match.session_id, match.table_number)
 
@@ -303,8 +317,8 @@ def _agrees(hand, outcome: dict, total=None, liable=None) -> bool:
 
 
 def _win_description(match, hand) -> str:
-    board = selectors.board(match)
-    return selectors.describe_hand(hand, board.names, board.unit)
+    entry = hand_entry.every_chair(match)
+    return selectors.describe_hand(hand, entry.names, entry.unit)
 
 
 @table_view()
@@ -349,15 +363,16 @@ def live(request, match):
 def record_win(request, match):
     if changed := _table_changed(request, match):
         return changed
-    board = selectors.board(match, request.user)
-    form = WinForm(request.POST, board=board)
+    # Read against every chair: the write checks the hand against the match's state, and
+    # the page is built once, from what the write worked out (or to show a refusal).
+    form = WinForm(request.POST, board=hand_entry.every_chair(match))
     if not form.is_valid():
-        return _page(request, match, win_form=form)
+        return _page(request, match, win_data=request.POST)
     number, win = form.cleaned_data["hand"], form.win()
     if request.POST.get("action") == "check":
-        return _page(request, match, win_form=form, preview=_preview(match, number, win))
+        return _page(request, match, win_data=request.POST, preview=_preview(match, number, win))
     try:
-        hand = recording.record_win(match, number, win, by=request.user)
+        written = recording.save_win(match, number, win, by=request.user)
     except recording.RecordingError as error:
         # Already recorded (a double tap, or another device first; perhaps ending the match)?
         saved = match.live_hands().filter(number=number).first()
@@ -371,7 +386,8 @@ def record_win(request, match):
             )
         # Two devices disagree: show both and let the table choose; nothing is carried on.
         return _page(request, match, conflict=_conflict(request, match, saved, win))
-    return _saved(request, match, f"Hand {number} saved: {_win_description(match, hand)}.")
+    notice = f"Hand {number} saved: {_win_description(written.match, written.record)}."
+    return _saved(request, match, notice, written)
 
 
 def _conflict(request, match, saved: Hand, win: recording.Win) -> dict:
@@ -413,9 +429,10 @@ def _refused_win(request, match, number: int, error: recording.RecordingError):
         form.add_error(None, _stale_message(number, board.hand))
     else:
         form = WinForm(request.POST, board=board)
-        form.is_valid()
-        field = "total" if isinstance(error.__cause__, table_rules.TotalRefused) else None
-        form.add_error(field, str(error))
+        # A choice this hand does not offer (a player sitting out) is the form's to say.
+        if form.is_valid():
+            field = "total" if isinstance(error.__cause__, table_rules.TotalRefused) else None
+            form.add_error(field, str(error))
     return _page(request, match, win_form=form)
 
 
@@ -458,10 +475,10 @@ def _simple_write(request, match, form, write, done: str):
         return _page(request, match, status_notice="Nothing was recorded: please try again.")
     number = form.cleaned_data["hand"]
     try:
-        write(number)
+        saved = write(number)
     except recording.RecordingError as error:
         return _page(request, match, refusal=str(error))
-    return _saved(request, match, done.format(number=number))
+    return _saved(request, match, done.format(number=number), saved)
 
 
 @table_view(write=True, sent=_sent_draw)
@@ -469,10 +486,11 @@ def _simple_write(request, match, form, write, done: str):
 def record_draw(request, match):
     def write(number):
         try:
-            recording.record_draw(match, number, by=request.user)
+            return recording.save_draw(match, number, by=request.user)
         except recording.AlreadyRecorded:
             if not _same_hand_again(match, number, request.user, {"draw": True}):
                 raise
+        return None
 
     return _simple_write(
         request, match, HandNumberForm(request.POST), write, "Hand {number} saved: a draw."
@@ -482,11 +500,13 @@ def record_draw(request, match):
 @table_view(write=True, sent=_sent_kong)
 @require_POST
 def record_kong(request, match):
-    board = selectors.board(match, request.user)
-    form = KongForm(request.POST, board=board)
     if changed := _table_changed(request, match):
         return changed
+    form = KongForm(request.POST, board=hand_entry.every_chair(match))  # as record_win
     if not form.is_valid():
+        board = selectors.board(match, request.user)
+        form = KongForm(request.POST, board=board)
+        form.is_valid()
         if "key" in form.errors:  # a page from before kong forms had keys, or a hand-made post
             stale = form.errors["key"][0]
             form = form.with_fresh_key(board)
@@ -494,19 +514,23 @@ def record_kong(request, match):
             form.add_error(None, stale)
         return _page(request, match, kong_form=form, open_kong=True)
     data = form.cleaned_data
+    names = hand_entry.every_chair(match).names
     try:
-        recording.record_kong(
+        saved = recording.save_kong(
             match, data["hand"], data["chair"], data["kind"], by=request.user, key=data["key"]
         )
     except recording.KongAlreadySaved as repeat:
         # The same form again (a double tap, "press again"): the chips are saved, once.
-        name = board.names[repeat.kong.chair]
+        name = names[repeat.kong.chair]
         if repeat.kong.is_voided:
             notice = f"Those kong chips for {name} were saved and then taken back: nothing saved."
         else:
             notice = f"Kong chips for {name} are already saved."
         return _saved(request, match, notice, answer_at="kong")
     except recording.RecordingError as error:
+        board = selectors.board(match, request.user)
+        form = KongForm(request.POST, board=board)
+        form.is_valid()
         if board.hand > data["hand"]:
             # The hand was recorded meanwhile: the chips are not moved on to the next hand.
             return _page(request, match, refusal=_kong_too_late(data["hand"]), answer_at="kong")
@@ -516,12 +540,12 @@ def record_kong(request, match):
             form.add_error(None, _stale_message(data["hand"], board.hand))
         elif not board.kong_chips:  # no kong form on the page to show it next to
             return _page(request, match, refusal=str(error))
-        else:
+        elif not form.errors:  # a choice this hand does not offer is the form's to say
             form.add_error(None, str(error))
         return _page(request, match, kong_form=form, open_kong=True)
-    name = board.names[data["chair"]]
+    name = names[data["chair"]]
     # The kong card stays open, showing the chips just saved with their "Take back".
-    return _saved(request, match, f"Kong chips saved for {name}.", answer_at="kong")
+    return _saved(request, match, f"Kong chips saved for {name}.", saved, answer_at="kong")
 
 
 def _kong_too_late(number: int) -> str:
@@ -542,20 +566,21 @@ def take_back_kong(request, match):
     if not form.is_valid():
         return _page(request, match, status_notice="Nothing was changed: please try again.")
     try:
-        kong = recording.take_back_kong(match, form.cleaned_data["kong"], by=request.user)
+        saved = recording.save_kong_taken_back(match, form.cleaned_data["kong"], by=request.user)
     except recording.AlreadyRecorded as error:
         return _page(request, match, status_notice=str(error), answer_at="kong")
     except recording.RecordingError as error:
         return _page(request, match, refusal=str(error), answer_at="kong")
-    name = selectors.board(match, request.user).names[kong.chair]
-    return _saved(request, match, f"{name}'s kong chips are taken back.", answer_at="kong")
+    name = hand_entry.every_chair(match).names[saved.record.chair]
+    notice = f"{name}'s kong chips are taken back."
+    return _saved(request, match, notice, saved, answer_at="kong")
 
 
 @table_view(write=True, sent=_sent_undo)
 @require_POST
 def undo(request, match):
     def write(number):
-        recording.undo_last_hand(match, number, by=request.user)
+        return recording.save_undo(match, number, by=request.user)
 
     return _simple_write(
         request,
@@ -595,7 +620,7 @@ def _to_table(request, match, notice: str, level=messages.success):
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def _same_full_hand_again(match, number: int, user, win: recording.FullWin) -> bool:
+def _same_full_hand_again(match, number: int, user, win: recording.Win) -> bool:
     hand = match.live_hands().filter(number=number).first()
     return (
         hand is not None
@@ -676,7 +701,7 @@ def _full_hand(request, match, ended: bool = False):
     def score(hand):
         won_by = hand["won_by"]
         winner = form.choice("winner")
-        win = recording.FullWin(
+        win = recording.Win(
             winner=board.state.dealer if winner is None else winner,
             won_by=won_by,
             discarder=form.choice("discarder") if won_by in Hand.DISCARDER_PAYS else None,

@@ -95,7 +95,7 @@ def test_the_preview_gives_the_engines_reason(coordinator_client, evening):
     [
         (win(total="2"), "total", "below this club's minimum of 3 points"),
         (win(won_by="discard"), "discarder", "Choose who discarded the winning tile."),
-        (win(won_by="robbing_kong"), "discarder", "Choose who was robbed."),
+        (win(won_by="robbing_kong"), "discarder", "Choose whose kong was robbed."),
         (win(won_by="discard", discarder="1"), "discarder", "cannot also be the one who pays"),
         (win(winner=""), "winner", "Choose who went out."),
         (win(total=""), "total", "Type the total the table agreed."),

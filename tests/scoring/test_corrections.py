@@ -16,7 +16,7 @@ from scoring.corrections import (
     rederive,
 )
 from scoring.models import Correction, Hand, KongChips
-from scoring.recording import FullWin, Win, record_draw, record_full, record_kong, record_win
+from scoring.recording import Win, record_draw, record_full, record_kong, record_win
 from tests.factories import UserFactory
 from tests.games.helpers import seated_session
 
@@ -230,7 +230,7 @@ def test_a_full_hand_in_a_new_place_is_scored_again_from_its_tiles(club):
     club.save()
     match = start_play(seated_session(club))[0]
     record_win(match, 1, Win(1, "wall", None, 10))
-    full = record_full(match, 2, FullWin(2, "wall", None, SOUTH_PONG))
+    full = record_full(match, 2, Win(2, "wall", None, tiles=SOUTH_PONG))
     assert (full.tiles["seat_wind"], full.total, full.payments[:4]) == ("S", 4, [-4, -4, 12, -4])
     correct_hand(match, 1, Win(0, "wall", None, 10), "Ann won, she keeps the deal")
     full.refresh_from_db()
@@ -245,7 +245,7 @@ def test_a_full_hand_that_can_no_longer_go_out_refuses_the_correction(club):
     club.save()
     match = start_play(seated_session(club))[0]
     record_win(match, 1, Win(1, "wall", None, 10))
-    record_full(match, 2, FullWin(2, "wall", None, SOUTH_PONG))  # 4 points as South
+    record_full(match, 2, Win(2, "wall", None, tiles=SOUTH_PONG))  # 4 points as South
     with pytest.raises(
         CorrectionRefused,
         match=(

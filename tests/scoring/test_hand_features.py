@@ -6,7 +6,7 @@ import pytest
 from games.start import start_play
 from scoring.engine import score
 from scoring.models import features
-from scoring.recording import FullWin, Win, record_full, record_win
+from scoring.recording import Win, record_full, record_win
 from tests.games.helpers import seated_session
 
 CLASSICAL = [
@@ -60,11 +60,11 @@ def test_the_records_page_names_a_full_hand_and_says_a_quick_one_was_agreed(club
     full = record_full(
         match,
         2,
-        FullWin(
+        Win(
             2,
             "wall",
             None,
-            {
+            tiles={
                 "tiles": "dr dr dr dg dg dg b1 b2 b3 b4 b5 b6 b9 b9",
                 "winning_tile": "b3",
             },

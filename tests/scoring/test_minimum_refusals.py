@@ -14,7 +14,7 @@ from games.models import Match
 from games.start import start_play
 from scoring.corrections import CorrectionRefused, Draw, correct_hand
 from scoring.engine import RULESET_NAMES, EngineError, get_ruleset
-from scoring.recording import FullWin, RecordingError, Win, record_draw, record_full, record_win
+from scoring.recording import RecordingError, Win, record_draw, record_full, record_win
 from scoring.rules import build_ruleset
 from tests.games.helpers import seated_session
 from tests.games.test_table_views import HTMX, url
@@ -129,7 +129,7 @@ def test_a_hand_worked_out_from_its_tiles_names_the_minimum_that_applies(
     _, match = _evening(club, rules, club_minimum)
     number = _hand_number(match, goulash)
     with pytest.raises(RecordingError) as error:
-        record_full(match, number, FullWin(1, "discard", 0, SMALL))
+        record_full(match, number, Win(1, "discard", 0, tiles=SMALL))
     message = str(error.value)
     assert message.startswith("This hand scores ") and "It cannot be recorded as a win" in message
     assert_names_the_minimum(message, rules, goulash, club_minimum)
@@ -138,7 +138,7 @@ def test_a_hand_worked_out_from_its_tiles_names_the_minimum_that_applies(
 def test_a_correction_that_makes_a_hand_a_goulash_hand_names_the_goulash_minimum(club):
     _, match = _evening(club, "u3a", 3)
     record_win(match, 1, Win(1, "wall", None, 10))
-    record_full(match, 2, FullWin(1, "discard", 0, SMALL))  # 3 points: the club's minimum
+    record_full(match, 2, Win(1, "discard", 0, tiles=SMALL))  # 3 points: the club's minimum
     with pytest.raises(CorrectionRefused) as error:
         correct_hand(match, 1, Draw(), "Nobody went out")  # hand 2 becomes a goulash hand
     assert_names_the_minimum(str(error.value), "u3a", True, 3)

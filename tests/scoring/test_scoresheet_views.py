@@ -340,7 +340,7 @@ def test_a_bad_row_is_refused_with_the_row_named_and_nothing_saved(coordinator_c
         (("9", "w", "", "10"), "There is no chair 9"),
         (("Zed", "w", "", "10"), "Nobody at this table is called “Zed”"),
         (("1", "q", "", "10"), "How they won must be w (wall)"),
-        (("1", "d", "", "10"), "needs who paid for it"),
+        (("1", "d", "", "10"), "Choose who discarded the winning tile."),
         (("1", "w", "2", "10"), "Only a win on a discard"),
         (("1", "w", "", "ten"), "Type the total as a whole number"),
         (("1", "x", "", "10"), "A draw (x) has no winner"),
