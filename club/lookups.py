@@ -7,6 +7,10 @@ from club.models import Session
 
 
 def session_or_404(request, pk: int, *related: str) -> Session:
-    """The request's club's session `pk` (with `related` read in the same query), or 404."""
+    """The request's club's session `pk` (with `related` read in the same query), or 404.
+    Its club is the request's own row, not read again."""
+    related = tuple(name for name in related if name != "club")
     sessions = Session.objects.select_related(*related) if related else Session.objects
-    return get_object_or_404(sessions, pk=pk, club=request.club)
+    session = get_object_or_404(sessions, pk=pk, club=request.club)
+    session.club = request.club
+    return session
