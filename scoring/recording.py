@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
+from club.refusals import Refused
 from games import flow
 from games.models import Match
 from games.start import evening_goes_on, finish
@@ -26,7 +26,7 @@ UNDONE_REASON = "Undone at the table"
 KONG_TAKEN_BACK = "Taken back at the table"
 
 
-class RecordingError(Exception):
+class RecordingError(Refused):
     """The hand cannot be recorded; the message is one sentence for the table."""
 
 
@@ -199,8 +199,7 @@ def _save(match: Match, hand: Hand, hands: list[Hand], kongs, states) -> Saved:
     if states[-1].over:
         finish(match, Match.Ending.FLOW)
     else:
-        match.version += 1
-        match.save(update_fields=["version"])
+        match.save_and_bump_version()
     return Saved(match, hand, hands, kongs, states)
 
 
@@ -314,8 +313,7 @@ def record_kong(
 def _kongs_saved(match: Match, kong: KongChips, hands, kongs, states) -> Saved:
     """After kong chips were saved or taken back: the results and the match's version."""
     refresh_match(match, hands=_live(hands), kongs=_live(kongs), states=states)
-    match.version += 1
-    match.save(update_fields=["version"])
+    match.save_and_bump_version()
     return Saved(match, kong, hands, kongs, states)
 
 
@@ -372,10 +370,7 @@ def save_kong_taken_back(match: Match, kong_id: int, by=None) -> Saved:
             f"Those kong chips belong to hand {kong.hand_number}, which is finished: undo that "
             "hand first, or ask the coordinator to correct it."
         )
-    kong.voided_at = timezone.now()
-    kong.voided_by = by
-    kong.void_reason = KONG_TAKEN_BACK
-    kong.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    kong.void(by, KONG_TAKEN_BACK)
     return _kongs_saved(match, kong, hands, kongs, states)
 
 
@@ -400,16 +395,12 @@ def save_undo(match: Match, hand_number: int, by=None) -> Saved:
         raise RecordingError("This match is finished: ask the coordinator to correct a hand.")
     if not match.is_in_play and not evening_goes_on(match):
         raise EveningEnded()
-    last.voided_at = timezone.now()
-    last.voided_by = by
-    last.void_reason = UNDONE_REASON
-    last.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    last.void(by, UNDONE_REASON)
     live.pop()
     states = match.replay(live)
     _rederive_kongs(match, states, _live(kongs))
     refresh_match(match, hands=live, kongs=_live(kongs), states=states)
     if not match.is_in_play:  # undoing the hand that ended the match opens it again
         match.status, match.ending, match.finished_at = Match.Status.IN_PLAY, "", None
-    match.version += 1
-    match.save(update_fields=["status", "ending", "finished_at", "version"])
+    match.save_and_bump_version("status", "ending", "finished_at")
     return Saved(match, last, hands, kongs, states)

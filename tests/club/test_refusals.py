@@ -13,7 +13,8 @@ from club.refusals import Refused, show_refusal
 from club.walk_ins import SameNameMembers
 from front.backup import BackupRefused
 from games.start import CannotStart
-from scoring.corrections import HandRefused
+from scoring.corrections import CorrectionRefused, HandRefused, SheetRefused
+from scoring.recording import AlreadyRecorded, RecordingError
 from scoring.table_rules import TotalRefused
 
 
@@ -28,10 +29,51 @@ from scoring.table_rules import TotalRefused
         CannotStart,
         TotalRefused,
         HandRefused,
+        RecordingError,
+        AlreadyRecorded,
+        CorrectionRefused,
+        SheetRefused,
     ],
 )
 def test_every_refusal_of_the_house_is_a_refused(refusal):
     assert issubclass(refusal, Refused)
+
+
+# Exceptions of the house that are not refusals of the rules, and why.
+NOT_REFUSALS = {
+    "club.member_import.Unreadable",  # a file that is not a spreadsheet: bad input, not a rule
+    "scoring.picker.PickerError",  # a tile the picker cannot place: the picker's own input
+    "scoring.recording.EveningEnded",  # answered by the table's pages, keeping the entries
+}
+
+
+def test_no_exception_of_the_house_escapes_the_one_base():
+    """Every exception class the apps define (the pure cores keep their own) is a
+    Refused, or is named above with its reason: a new one cannot be forgotten."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    found = set()
+    for app in ("club", "games", "scoring", "front"):
+        package = importlib.import_module(app)
+        for info in pkgutil.walk_packages(package.__path__, f"{app}."):
+            if any(core in info.name for core in (".engine", ".planner", ".migrations")):
+                continue
+            if info.name in ("games.flow",) or ".management." in info.name:
+                continue
+            module = importlib.import_module(info.name)
+            for _, cls in inspect.getmembers(module, inspect.isclass):
+                if cls.__module__ == info.name and issubclass(cls, Exception):
+                    found.add(cls)
+    assert len(found) > 10, found
+    strays = {
+        f"{cls.__module__}.{cls.__qualname__}"
+        for cls in found
+        if not issubclass(cls, Refused)
+        and f"{cls.__module__}.{cls.__qualname__}" not in NOT_REFUSALS
+    }
+    assert strays == set()
 
 
 def test_show_refusal_says_why_and_sends_the_user_on(db):
