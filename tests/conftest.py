@@ -53,6 +53,23 @@ def member_client(client, member_user):
 
 
 @pytest.fixture(scope="session")
+def demo_dump(django_db_setup, django_db_blocker):
+    """The demo club's rows, loaded once a test run (tests/demo_club.py)."""
+    from tests.demo_club import capture
+
+    with django_db_blocker.unblock():
+        return capture()
+
+
+@pytest.fixture
+def demo_club(db, demo_dump):
+    """The demo club (`manage.py demo`): members, logins, a season of ten evenings played,
+    tonight's session checked in. Written back from the run's one load in a fraction of a
+    second."""
+    return demo_dump.restore()
+
+
+@pytest.fixture(scope="session")
 def production_static(tmp_path_factory):
     """A STATIC_ROOT filled by `collectstatic` with the production storage (whitenoise's
     compressed manifest), once per test run; see tests/faults/server.py."""
