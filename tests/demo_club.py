@@ -6,8 +6,10 @@ that is then rolled back, and keeps every row the load wrote. Each test that ask
 `demo_club` gets those rows written back in one go: raw inserts, as `loaddata` does, so every
 value (timestamps too) is what the load wrote and no model code runs again.
 
-Only for tests on the `db` fixture: a `transactional_db` test's flush recreates the
-permissions under new ids, which the coordinators' group refers to.
+The tables that held rows before the load (content types and permissions, which migrating
+makes) are not in the dump; rows that refer to them (the coordinators' group's permissions)
+are written back by natural key, as a `transactional_db` test's flush recreates them under
+new ids.
 """
 
 import io
@@ -34,17 +36,42 @@ def _rows(model) -> list[dict]:
     return list(model._base_manager.order_by("pk").values())
 
 
+def _natural_keys(model) -> dict:
+    return {obj.pk: obj.natural_key() for obj in model._base_manager.all()}
+
+
 @dataclass
 class DemoDump:
-    """What `manage.py demo` printed, and every row it wrote, table by table."""
+    """What `manage.py demo` printed, every row it wrote (table by table), and the natural
+    keys of the rows it referred to in tables it did not write."""
 
     output: str
     rows: dict = field(default_factory=dict)
+    referred: dict = field(default_factory=dict)
+
+    def _ids_now(self) -> dict:
+        """For each referred-to table, {id at the load: id now}."""
+        ids = {}
+        for model, keys in self.referred.items():
+            now = {key: pk for pk, key in _natural_keys(model).items()}
+            ids[model] = {pk: now[key] for pk, key in keys.items()}
+        return ids
 
     def restore(self) -> Club:
         """Write the demo's rows into the (empty) test database; returns the demo club."""
+        ids = self._ids_now()
         with transaction.atomic():
             for model, rows in self.rows.items():
+                remap = [
+                    (f.attname, ids[f.related_model])
+                    for f in model._meta.concrete_fields
+                    if f.is_relation and f.related_model in ids
+                ]
+                if remap:
+                    rows = [
+                        {**row, **{n: m.get(row[n]) for n, m in remap if row[n] is not None}}
+                        for row in rows
+                    ]
                 objs = [model(**row) for row in rows]
                 fields = model._meta.local_concrete_fields
                 size = connection.ops.bulk_batch_size(fields, objs) or len(objs)
@@ -74,5 +101,9 @@ def capture() -> DemoDump:
                 assert rows == before[model], f"the demo changed {model._meta.label}'s rows"
             elif rows:
                 dump.rows[model] = rows
+        for model in dump.rows:
+            for f in model._meta.concrete_fields:
+                if f.is_relation and f.related_model not in dump.rows:
+                    dump.referred[f.related_model] = _natural_keys(f.related_model)
         transaction.set_rollback(True)
     return dump
