@@ -27,8 +27,11 @@ run: install
 	$(BIN)/python manage.py demo --if-empty
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
+# Two pytest-xdist workers (the machines here have two cores), each with its own test
+# database (.test-db.sqlite3_gw0, test_<name>_gw1 ...). TEST_WORKERS=0: one process.
+TEST_WORKERS ?= 2
 test: install
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -1,9 +1,27 @@
 import os
+import shutil
 
 import pytest
 
 # Playwright's sync API runs an event loop in the test thread; Django must allow ORM calls there.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_sessionstart(session):
+    """test-results/ (screenshots) starts empty once a run. pytest-playwright empties it at
+    each session's start; under pytest-xdist (`make test` runs two workers) that is each
+    worker's, and a worker starting late would delete what the other had written. So
+    it is done here, on the main process only (a worker has `workerinput`), and the plugin's
+    own fixture (`delete_output_dir`, below) does nothing."""
+    if not hasattr(session.config, "workerinput"):
+        output = session.config.getoption("--output", default=None)
+        if output:
+            shutil.rmtree(output, ignore_errors=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def delete_output_dir():
+    """pytest-playwright's fixture of this name, overridden: see pytest_sessionstart."""
 
 
 @pytest.fixture(autouse=True)
@@ -50,6 +68,23 @@ def coordinator_client(client, coordinator):
 def member_client(client, member_user):
     client.force_login(member_user)
     return client
+
+
+@pytest.fixture(scope="session")
+def demo_dump(django_db_setup, django_db_blocker):
+    """The demo club's rows, loaded once a test run (tests/demo_club.py)."""
+    from tests.demo_club import capture
+
+    with django_db_blocker.unblock():
+        return capture()
+
+
+@pytest.fixture
+def demo_club(db, demo_dump):
+    """The demo club (`manage.py demo`): members, logins, a season of ten evenings played,
+    tonight's session checked in. Written back from the run's one load in a fraction of a
+    second."""
+    return demo_dump.restore()
 
 
 @pytest.fixture(scope="session")

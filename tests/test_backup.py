@@ -18,18 +18,18 @@ from django.urls import reverse
 
 from club.models import Attendance, Club, Member, Session
 from front import backup
-from front.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
 from games.models import Match
 from scoring.corrections import correct_hand
 from scoring.models import Correction, Hand
 from scoring.recording import Win
 from scoring.results import MatchResult
+from tests.demo_club import COORDINATOR_LOGIN, MEMBER_LOGIN
 
 ALL_TABLES = [apps.get_model(label) for label in backup.MODELS] + [MatchResult]
 
 
 def demo_club_with_a_correction() -> Correction:
-    load_demo()
+    """A correction made in the demo club (the `demo_club` fixture)."""
     boss = get_user_model().objects.get(username=COORDINATOR_LOGIN[0])
     match = Match.objects.filter(hands__total__lt=500).order_by("pk").first()
     hand = match.live_hands().filter(winner__isnull=False, total__lt=500).last()
@@ -81,7 +81,7 @@ def without_time_of_export(text: str) -> dict:
     return data
 
 
-def test_round_trip_of_the_demo_club_loses_nothing(db, tmp_path):
+def test_round_trip_of_the_demo_club_loses_nothing(demo_club, tmp_path):
     correction = demo_club_with_a_correction()
     before = snapshot()
     assert before["scoring.correction"] and before["scoring.matchresult"]

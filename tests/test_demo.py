@@ -5,12 +5,15 @@ from django.test import RequestFactory
 
 from club.models import Club, Member
 from club.roles import is_coordinator
-from front.demo import COORDINATOR_LOGIN, MEMBER_LOGIN
+from tests.demo_club import COORDINATOR_LOGIN, MEMBER_LOGIN
+
+# `demo_club` is the rows `manage.py demo` wrote into an empty database, once a test run
+# (tests/demo_club.py); `demo_dump.output` is what it printed.
 
 
-def test_demo_club_has_members_and_working_logins(db, capsys):
-    call_command("demo", "--if-empty")
-    out = capsys.readouterr().out
+def test_demo_club_has_members_and_working_logins(demo_dump, demo_club):
+    out = demo_dump.output
+    assert "Loaded the demo club" in out
     assert f"{COORDINATOR_LOGIN[0]} / {COORDINATOR_LOGIN[1]}" in out
     assert f"{MEMBER_LOGIN[0]} / {MEMBER_LOGIN[1]}" in out
     assert Club.objects.count() == 1
@@ -27,8 +30,7 @@ def test_demo_club_has_members_and_working_logins(db, capsys):
     assert member.member.table_name
 
 
-def test_demo_is_loaded_only_into_an_empty_database(db, capsys):
-    call_command("demo", "--if-empty")
+def test_demo_is_loaded_only_into_an_empty_database(demo_club, capsys):
     members = Member.objects.count()
     call_command("demo", "--if-empty")
     assert "already has data" in capsys.readouterr().out
@@ -41,7 +43,7 @@ def test_demo_is_loaded_only_into_an_empty_database(db, capsys):
         raise AssertionError("demo without --if-empty must refuse a non-empty database")
 
 
-def test_demo_past_evenings_were_played_and_tonight_can_be(db):
+def test_demo_past_evenings_were_played_and_tonight_can_be(demo_club):
     from club.models import Session
     from club.seating.changes import make_seating
     from games.models import Match
@@ -49,7 +51,6 @@ def test_demo_past_evenings_were_played_and_tonight_can_be(db):
     from scoring.models import Hand
     from scoring.recording import record_draw
 
-    call_command("demo", "--if-empty")
     past = Session.objects.filter(status=Session.Status.CLOSED)
     assert past.exists()
     for session in past:
@@ -66,3 +67,16 @@ def test_demo_past_evenings_were_played_and_tonight_can_be(db):
     match = start_play(tonight)[0]
     record_draw(match, 1)
     assert match.replay()[-1].hand == 2
+
+
+def test_the_demo_club_fixture_writes_back_every_row_as_the_load_wrote_it(demo_dump, demo_club):
+    """tests/demo_club.py's restore: same rows, same values (timestamps too), and the id
+    counters moved past them so the next row gets a free id."""
+    from tests.demo_club import _rows
+
+    assert len(demo_dump.rows) > 10
+    for model, rows in demo_dump.rows.items():
+        assert _rows(model) == rows, model._meta.label
+    assert Member.objects.create(club=demo_club, name="New", table_name="New").pk > max(
+        row["id"] for row in demo_dump.rows[Member]
+    )

@@ -30,12 +30,12 @@ from django.urls import reverse
 from club.models import Club, KeepApart, Member, Seat, Session
 from club.seating.changes import make_seating
 from club.unavailable import server_error
-from front.demo import MEMBER_LOGIN, load_demo
 from front.demo_play import play_random_hand
 from games.models import Match
 from games.start import start_play
 from scoring.models import KongChips
 from scoring.recording import record_kong
+from tests.demo_club import MEMBER_LOGIN
 from tests.factories import CoordinatorFactory, UserFactory
 from tests.test_security_enumerated import kwargs_for, walk
 
@@ -76,11 +76,10 @@ class PageText(HTMLParser):
             self.text.append(data)
 
 
-def evening_in_play():
-    """The demo club, and tonight's evening (already checked in by the demo) seated, in play
+def evening_in_play(club):
+    """The demo club `club`, and tonight's evening (already checked in by the demo) seated, in play
     under the u3a rules with dice, with hands, a draw or two and a kong at table 1, where the
     demo's member login sits. Returns what the URLs and roles need."""
-    club = load_demo()
     club.rule_set = "u3a"  # kong chips and goulash hands on the table pages
     club.show_dice = True
     club.save()
@@ -155,9 +154,9 @@ def ways_to_ask(role: str):
 
 
 def test_every_page_renders_for_everyone_under_the_production_static_storage(
-    production_static,
+    production_static, demo_club
 ):
-    world = evening_in_play()
+    world = evening_in_play(demo_club)
     club = world["club"]
     roles = {
         "anonymous (results for members)": None,

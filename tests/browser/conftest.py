@@ -38,6 +38,12 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_FLAGS}
 
 
+@pytest.fixture
+def demo_club(transactional_db, demo_dump):
+    """The demo club (tests/demo_club.py), committed, for the live server to read."""
+    return demo_dump.restore()
+
+
 @pytest.fixture(autouse=True)
 def close_pages_before_the_database_is_emptied(request):
     """Close every page a test opened while its data still exists.

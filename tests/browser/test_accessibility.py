@@ -2,14 +2,13 @@
 practices, every impact) on every main page, and tap targets large enough for older hands
 on a phone."""
 
-import pytest
 from playwright.sync_api import expect
 
 from club.models import Club, Member, Session
-from front.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
 from games.models import Match
 from scoring.corrections import Void, correct_hand
 from tests.browser.helpers import axe_violations, log_in, small_targets
+from tests.demo_club import COORDINATOR_LOGIN, MEMBER_LOGIN
 
 PHONE = {"width": 390, "height": 844}
 
@@ -22,11 +21,6 @@ def problems_on(page, url: str) -> list[str]:
 def problems_here(page, url: str) -> list[str]:
     """Axe and tap targets on the page as it is now (e.g. after an htmx swap)."""
     return axe_violations(page, url) + small_targets(page, url)
-
-
-@pytest.fixture
-def demo_club(transactional_db):
-    return load_demo()
 
 
 def test_coordinator_pages_pass_axe_and_have_big_targets(live_server, browser, demo_club):

@@ -1,12 +1,11 @@
 """The Content-Security-Policy in a real browser: the main pages, and their htmx buttons,
 run with no policy violation and no console error."""
 
-import pytest
 from playwright.sync_api import expect
 
 from club.models import Member, Session
-from front.demo import COORDINATOR_LOGIN, MEMBER_LOGIN, load_demo
 from tests.browser.helpers import log_in
+from tests.demo_club import COORDINATOR_LOGIN, MEMBER_LOGIN
 
 RECORD_VIOLATIONS = """
 window.__violations = [];
@@ -41,11 +40,6 @@ class Watcher:
 def visit(watcher, url: str) -> None:
     watcher.page.goto(url)
     watcher.check(url)
-
-
-@pytest.fixture
-def demo_club(transactional_db):
-    return load_demo()
 
 
 def test_coordinator_pages_and_buttons_keep_to_the_policy(live_server, browser, demo_club):

@@ -7,11 +7,10 @@ Each step leaves a screenshot in test-results/how-did-i-do/ to look at."""
 import re
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
-from front.demo import MEMBER_LOGIN, load_demo
 from tests.browser.helpers import axe_violations, log_in, small_targets
+from tests.demo_club import MEMBER_LOGIN
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
@@ -20,11 +19,6 @@ SHOTS = Path("test-results/how-did-i-do")
 # card of eight lines; a row each (the rest on a tap) keeps them under a third of that
 # (3,062 px when measured).
 PHONE_BOARD_MAX_PX = 10_057 // 3
-
-
-@pytest.fixture
-def demo_club(transactional_db):
-    return load_demo()
 
 
 def shot(page, name: str) -> None:

@@ -1,10 +1,10 @@
 from playwright.sync_api import expect
 
-from front.demo import COORDINATOR_LOGIN, load_demo
+from tests.demo_club import COORDINATOR_LOGIN
 
 
-def test_coordinator_logs_in_and_sees_the_club_home_page(live_server, page, transactional_db):
-    club = load_demo()
+def test_coordinator_logs_in_and_sees_the_club_home_page(live_server, page, demo_club):
+    club = demo_club
     page.goto(live_server.url)
     page.get_by_role("link", name="Log in").first.click()
     page.get_by_label("Username").fill(COORDINATOR_LOGIN[0])

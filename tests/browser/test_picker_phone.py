@@ -9,9 +9,9 @@ import pytest
 from playwright.sync_api import expect
 
 from club.models import Member
-from front.demo import MEMBER_LOGIN, load_demo
 from games.start import start_play
 from tests.browser.helpers import axe_violations, log_in, small_targets
+from tests.demo_club import MEMBER_LOGIN
 from tests.factories import MemberFactory, UserFactory
 from tests.games.helpers import one_named_table
 from tests.scoring.test_picker_words import developer_speak
@@ -148,8 +148,7 @@ def test_a_refusal_at_a_table_is_in_plain_words(live_server, browser, transactio
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_chart_labels_are_never_smaller_than_the_text(live_server, browser, transactional_db, size):
-    load_demo()
+def test_chart_labels_are_never_smaller_than_the_text(live_server, browser, demo_club, size):
     member = Member.objects.get(user__username=MEMBER_LOGIN[0])
     page = browser.new_page(viewport=SIZES[size])
     log_in(page, live_server.url, *MEMBER_LOGIN)

@@ -4,18 +4,12 @@ their chart has a text alternative."""
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
-from front.demo import MEMBER_LOGIN, load_demo
 from tests.browser.helpers import log_in
+from tests.demo_club import MEMBER_LOGIN
 
 PHONE = {"width": 375, "height": 667}
-
-
-@pytest.fixture
-def demo_club(transactional_db):
-    return load_demo()
 
 
 def test_a_member_finds_their_place_on_a_phone(live_server, browser, demo_club):

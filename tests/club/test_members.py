@@ -191,11 +191,15 @@ def test_edit_a_member(coordinator_client, margaret):
 
 
 def test_editing_keeps_own_table_name(coordinator_client, margaret):
+    """Her own table name is not "another member's": the edit is saved, not refused."""
     response = coordinator_client.post(
         reverse("club:member_edit", args=[margaret.pk]),
-        member_form(name="Margaret Thornton", table_name="Margaret"),
+        member_form(name="Margaret Thornton", table_name="Margaret", notes="Keeps her name"),
     )
     assert response.status_code == 302
+    margaret.refresh_from_db()
+    assert margaret.table_name == "Margaret" and margaret.notes == "Keeps her name"
+    assert Member.objects.filter(table_name__iexact="margaret").count() == 1
 
 
 def test_create_a_login_for_a_member(coordinator_client, club):

@@ -4,15 +4,15 @@ import pytest
 from django.utils import timezone
 
 from club.models import Member, Session
-from front.demo import MEMBER_LOGIN, load_demo
 from scoring import standings
 from scoring.results import MatchResult
+from tests.demo_club import MEMBER_LOGIN
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_demo_season_has_results_standings_and_records(client):
-    club = load_demo()
+def test_the_demo_season_has_results_standings_and_records(client, demo_club):
+    club = demo_club
     season = standings.Season.containing(club, timezone.localdate())
     board = standings.leaderboard(club, season)
     assert board.sessions_held == 10

@@ -337,8 +337,11 @@ def test_evening_csv(member_client, small):
     ]
     assert len(rows) == 1 + len(people)
     assert sum(int(row[2]) for row in rows[1:]) == 0  # every payment is someone's gain
+    # Each player won one hand and paid for three: all even, so all joint first, four a table.
+    assert [row[0] for row in rows[1:]] == ["1"] * len(people)
     assert (
-        rows[1][0] == "1" and rows[1][6].endswith("at table 1") or rows[1][6].endswith("at table 2")
+        sorted(row[6] for row in rows[1:])
+        == ["joint 1st of 4 at table 1"] * 4 + ["joint 1st of 4 at table 2"] * 4
     )
 
 
