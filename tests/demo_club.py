@@ -57,22 +57,28 @@ class DemoDump:
             ids[model] = {pk: now[key] for pk, key in keys.items()}
         return ids
 
+    def rows_now(self, model, ids=None) -> list[dict]:
+        """The rows of `model` as they must be written now: references to tables the demo
+        did not write (permissions, content types) point at the same rows by natural key."""
+        ids = self._ids_now() if ids is None else ids
+        remap = [
+            (f.attname, ids[f.related_model])
+            for f in model._meta.concrete_fields
+            if f.is_relation and f.related_model in ids
+        ]
+        rows = self.rows[model]
+        if not remap:
+            return rows
+        return [
+            {**row, **{n: m.get(row[n]) for n, m in remap if row[n] is not None}} for row in rows
+        ]
+
     def restore(self) -> Club:
         """Write the demo's rows into the (empty) test database; returns the demo club."""
         ids = self._ids_now()
         with transaction.atomic():
-            for model, rows in self.rows.items():
-                remap = [
-                    (f.attname, ids[f.related_model])
-                    for f in model._meta.concrete_fields
-                    if f.is_relation and f.related_model in ids
-                ]
-                if remap:
-                    rows = [
-                        {**row, **{n: m.get(row[n]) for n, m in remap if row[n] is not None}}
-                        for row in rows
-                    ]
-                objs = [model(**row) for row in rows]
+            for model in self.rows:
+                objs = [model(**row) for row in self.rows_now(model, ids)]
                 fields = model._meta.local_concrete_fields
                 size = connection.ops.bulk_batch_size(fields, objs) or len(objs)
                 for start in range(0, len(objs), size):

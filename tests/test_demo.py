@@ -75,8 +75,10 @@ def test_the_demo_club_fixture_writes_back_every_row_as_the_load_wrote_it(demo_d
     from tests.demo_club import _rows
 
     assert len(demo_dump.rows) > 10
-    for model, rows in demo_dump.rows.items():
-        assert _rows(model) == rows, model._meta.label
+    for model in demo_dump.rows:
+        # A browser test's flush may have recreated the permissions under new ids: rows
+        # that refer to them are compared as the natural keys say they must be now.
+        assert _rows(model) == demo_dump.rows_now(model), model._meta.label
     assert Member.objects.create(club=demo_club, name="New", table_name="New").pk > max(
         row["id"] for row in demo_dump.rows[Member]
     )

@@ -1,6 +1,7 @@
 """Scoring's forms, one module per job: `picker` (the tile picker and practice),
 `liability` (fan's 9-piece penalty), `correction` (correcting a hand), `paper_sheet`
-(typing in a paper score sheet). The names below are the public API: import them from
+(typing in a paper score sheet), `table` (the table page's entry: a quick win, kong
+chips, the tile picker at a table; import those from `scoring.forms.table`). The names below are the public API: import them from
 `scoring.forms`.
 """
 

@@ -1,6 +1,6 @@
 """The tile picker: the hand being built as hidden steps, how it was won, and the tap just
 made; subclasses say who won and the winds (from the match's state at a table in
-games/forms.py, chosen by hand for practice in `PracticeForm`). `Preview` is what the
+scoring/forms/table.py, chosen by hand for practice in `PracticeForm`). `Preview` is what the
 picker shows under the hand."""
 
 from __future__ import annotations

@@ -28,9 +28,9 @@ from games.access import players_and_coordinators
 from games.models import Match
 from scoring import hand_entry, recording, selectors, table_rules
 from scoring.engine import EngineError
+from scoring.forms.table import HandNumberForm, KongForm, TablePickerForm, TakeBackKongForm, WinForm
 from scoring.models import Hand
 from scoring.picker_words import in_words
-from scoring.table_forms import HandNumberForm, KongForm, TablePickerForm, TakeBackKongForm, WinForm
 from scoring.views.practice import PICKER_BODY, picker_preview
 from scoring.views.scoresheets import may_correct
 

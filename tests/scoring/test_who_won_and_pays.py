@@ -8,8 +8,8 @@ from games.start import start_play
 from scoring import hand_entry, selectors
 from scoring.corrections import correct_hand
 from scoring.forms import CorrectionForm, PaperRowForm
+from scoring.forms.table import TablePickerForm, WinForm
 from scoring.recording import RecordingError, Win, preview_win, record_full, record_win
-from scoring.table_forms import TablePickerForm, WinForm
 from tests.games.helpers import seated_session
 
 pytestmark = pytest.mark.django_db
