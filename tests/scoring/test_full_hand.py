@@ -14,7 +14,7 @@ from scoring.picker import steps_for
 from scoring.recording import Win, record_draw, record_win
 from scoring.table_rules import match_ruleset
 from tests.games.helpers import seated_members, seated_session
-from tests.games.test_table_views import HTMX, login_as_seated, match_at, url
+from tests.scoring.test_table_views import HTMX, login_as_seated, match_at, url
 
 pytestmark = pytest.mark.django_db
 

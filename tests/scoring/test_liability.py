@@ -14,8 +14,8 @@ from scoring.models import Hand
 from scoring.recording import Win, record_win
 from scoring.table_rules import match_ruleset
 from tests.games.helpers import seated_members
-from tests.games.test_full_hand import TILES, evening_of, picker_post
-from tests.games.test_table_views import HTMX, match_at, url
+from tests.scoring.test_full_hand import TILES, evening_of, picker_post
+from tests.scoring.test_table_views import HTMX, match_at, url
 
 pytestmark = pytest.mark.django_db
 PENALTY = "9-piece penalty"

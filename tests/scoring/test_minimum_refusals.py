@@ -17,7 +17,7 @@ from scoring.engine import RULESET_NAMES, EngineError, get_ruleset
 from scoring.recording import RecordingError, Win, record_draw, record_full, record_win
 from scoring.rules import build_ruleset
 from tests.games.helpers import seated_session
-from tests.games.test_table_views import HTMX, url
+from tests.scoring.test_table_views import HTMX, url
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ import pytest
 
 from scoring.picker import steps_for
 from scoring.picker_words import GENERAL, in_words
-from tests.games.test_full_hand import evening_of
-from tests.games.test_table_views import HTMX, url
+from tests.scoring.test_full_hand import evening_of
+from tests.scoring.test_table_views import HTMX, url
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ import pytest
 from scoring.engine.rulesets.base import RuleSet
 from scoring.recording import Win, record_draw, record_win
 from tests.games.helpers import seated_members, seated_session
-from tests.games.test_table_views import HTMX, match_at, url
+from tests.scoring.test_table_views import HTMX, match_at, url
 
 pytestmark = [
     pytest.mark.django_db,

@@ -13,7 +13,7 @@ from scoring.engine.rulesets.base import RuleSet
 from scoring.models import Hand
 from scoring.recording import Win, record_draw, record_win
 from tests.games.helpers import seated_members, seated_session
-from tests.games.test_table_views import HTMX, login_as_seated, match_at, url
+from tests.scoring.test_table_views import HTMX, login_as_seated, match_at, url
 
 # Wins need the engine's quick-entry payments (RuleSet.check_total / payments).
 pytestmark = [
