@@ -1,5 +1,5 @@
 """The coordinator's start and end of an evening's play (the table page, where hands are
-recorded, is scoring/views/table.py)."""
+recorded, is scoring/views/table/)."""
 
 from django.contrib import messages
 from django.shortcuts import redirect, render

@@ -249,7 +249,7 @@ def test_a_save_that_queued_behind_the_end_is_told_why(evening, name, monkeypatc
     """The table's page read the evening as in play, then "End the evening" committed
     before the save took the match's row: the save finds the match ended by the evening
     and is answered as above, nothing written."""
-    from scoring.views import table as views
+    from scoring import selectors
 
     match = _match(evening)
     data = {**_writes(match)[name], "match": str(match.pk)}
@@ -257,7 +257,7 @@ def test_a_save_that_queued_behind_the_end_is_told_why(evening, name, monkeypatc
     # The table's match as the page found it, with its session, before the evening ended.
     read_before_the_end = Match.objects.select_related("session").get(pk=match.pk)
     end_evening(evening)
-    monkeypatch.setattr(views.selectors, "table_match", lambda session, number: read_before_the_end)
+    monkeypatch.setattr(selectors, "table_match", lambda session, number: read_before_the_end)
     before = _records(evening)
 
     response = client.post(_url(name, evening), data, **HTMX)

@@ -1,0 +1,321 @@
+"""The table page itself: finding the table's match (and who may see it), building the
+page or its htmx part from the board, the answer beside the button pressed, a write that
+came after the evening ended, the live scoreboard's poll and the dice. The writes are
+quick_entry.py, a hand worked out from its tiles full_hand.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import wraps
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from club.lookups import session_or_404
+from club.models import Session
+from games import dice
+from games.access import players_and_coordinators
+from games.models import Match
+from scoring import hand_entry, recording, selectors
+from scoring.forms.table import KongForm, WinForm
+from scoring.models import Hand
+
+TEMPLATE = "scoring/table/table.html"
+
+
+def _table_match(request, kwargs) -> Match:
+    """The match the address's table shows (see `selectors.table_match`), or 404."""
+    # The club's row comes with the session's (the page shows its settings): one query.
+    session = session_or_404(request, kwargs.pop("session_id"), "club")
+    match = selectors.table_match(session, kwargs.pop("number"))
+    if match is None:
+        raise Http404("Play has not started at this table.")
+    match.session = session  # the same row, read with its club
+    return match
+
+
+def table_view(write: bool = False, sent=None, ended=None):
+    """Resolve the table's match and check who may see it (and, for `write`, record).
+
+    A write that arrives after the coordinator ended the evening (checked here, or found
+    by the recording function that queued behind "End the evening") is answered by
+    `evening_ended`, keeping what was entered; `sent(request, match)` says in words what
+    it was (see `Sent`); a view whose answer is not the table page passes its own
+    `ended(request, match)` instead."""
+
+    def decorate(view):
+        @players_and_coordinators(
+            _table_match, "You can record hands only at the table where you sit."
+        )
+        @wraps(view)
+        def wrapper(request, match):
+            answer = ended or (lambda request, match: evening_ended(request, match, sent))
+            if write and match.session.status != Session.Status.IN_PLAY:
+                return answer(request, match)
+            try:
+                return view(request, match)
+            except recording.EveningEnded:
+                return answer(request, match)
+
+        return wrapper
+
+    return decorate
+
+
+def is_recording_open(board) -> bool:
+    # Who may record was checked by table_view; this is whether anything can be recorded.
+    return board.is_open and board.match.session.status == Session.Status.IN_PLAY
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """The answer to something pressed at the table, in words, and its level: "success",
+    "error" (a refusal, or a warning left by a redirect) or "info"."""
+
+    text: str
+    level: str = "success"
+
+
+def _answers(request, board, notice: str, refusal: str, at: str) -> dict:
+    """The answers to show, by where they go: beside the win form's Save ("win"), in the
+    kong chips ("kong"), or above everything when nothing can be recorded ("top"). A page
+    reached by a redirect (a form sent without JavaScript) shows the messages it left
+    beside Save too; kong chips' messages carry the tag "kong"."""
+    answers: dict[str, list[_Answer]] = {"win": [], "kong": [], "top": []}
+    can_record = is_recording_open(board)
+    kong = "kong" if board.kong_chips else "win"  # no kong chips under these rules: by Save
+    where = "top" if not can_record else kong if at == "kong" else "win"
+    answers[where] += [_Answer(notice)] if notice else []
+    answers[where] += [_Answer(refusal, "error")] if refusal else []
+    if can_record and not request.htmx:
+        for message in messages.get_messages(request):
+            slot = kong if "kong" in message.extra_tags.split() else "win"
+            level = "error" if message.level_tag in ("warning", "error") else message.level_tag
+            answers[slot].append(_Answer(str(message), level))
+    return answers
+
+
+def table_page(
+    request,
+    match,
+    *,
+    status_notice="",
+    refusal="",
+    answer_at="win",
+    win_form=None,
+    kong_form=None,
+    win_data=None,
+    saved=None,
+    **extra,
+):
+    """The table page (or, for htmx, its #table-play part) with fresh or kept forms, and
+    the answer (`status_notice`, or a `refusal`) beside the button pressed: `answer_at`
+    "win" (Save, which the draw and undo are next to) or "kong". `win_data`: posted
+    entries to show again in the win form, read against this board; `saved`: the write
+    just made (recording.Saved), which the board is built from."""
+    board = selectors.board(match, request.user, saved)
+    if win_form is None and win_data is not None:
+        win_form = WinForm(win_data, board=board)
+        win_form.is_valid()
+    win_form = win_form or WinForm(board=board)
+    can_record = is_recording_open(board)
+    context = {
+        "board": board,
+        "match": match,
+        "session": match.session,
+        "club": match.session.club,  # read with the session: not again by the context
+        "can_record": can_record,
+        "form_hand": win_form["hand"].value(),
+        "win_form": win_form,
+        "kong_form": kong_form or KongForm(board=board),
+        "answers": _answers(request, board, status_notice, refusal, answer_at),
+        **extra,
+    }
+    if request.htmx:
+        return render(request, TEMPLATE + "#play", context)
+    context["earlier"] = selectors.earlier_matches(match)
+    return render(request, TEMPLATE, context)
+
+
+def after_write(request, match, notice: str, saved=None, **extra):
+    """After a write: htmx gets the updated table in place (built from `saved`, the write
+    just made, when there is one), a plain form a redirect."""
+    if saved is not None:
+        match = saved.match
+    else:
+        match.refresh_from_db()
+    if request.htmx:
+        return table_page(request, match, status_notice=notice, saved=saved, **extra)
+    messages.success(request, notice, extra_tags=extra.get("answer_at", ""))
+    return redirect("scoring:table", match.session_id, match.table_number)
+
+
+def table_changed(request, match):
+    """A form from a match the table has since replaced (the players changed)."""
+    posted = request.POST.get("match", "")
+    if posted and posted != str(match.pk):
+        return table_page(
+            request,
+            match,
+            status_notice="The players at this table changed, so the page now shows the new "
+            "match. Nothing was recorded: check the list, then record again if needed.",
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class Sent:
+    """What a write that came too late was: `what` arrived, `result` (it was not saved),
+    what reopening lets the table `todo`, and `lines` in words of what was entered."""
+
+    what: str = "this hand"
+    result: str = "it was not saved"
+    todo: str = "add it"
+    lines: tuple[str, ...] = ()
+
+
+def ended_at(match) -> str:
+    """When the evening was ended ("22:03"): when "End the evening" closed this match, or
+    the session's other matches; empty if no match was open then."""
+    ended = Match.objects.filter(session_id=match.session_id, ending=Match.Ending.CLOSED)
+    at = (
+        ended.filter(pk=match.pk).values_list("finished_at", flat=True).first()
+        or ended.order_by("-finished_at").values_list("finished_at", flat=True).first()
+    )
+    return timezone.localtime(at).strftime("%H:%M") if at else ""
+
+
+def evening_ended_message(match, sent: Sent) -> str:
+    at = ended_at(match)
+    return (
+        f"The coordinator ended the evening{f' at {at}' if at else ''} before {sent.what} "
+        f"arrived; {sent.result}. Ask the coordinator to reopen the evening to {sent.todo}."
+    )
+
+
+def evening_ended(request, match, sent=None):
+    """A write refused because the evening was ended: the table page (status 200, htmx
+    swaps it) saying so plainly, with what this device entered kept on screen in words
+    and as a form that sends it again once the coordinator has reopened the evening."""
+    match = Match.objects.select_related("session").get(pk=match.pk)  # as it is now
+    described = sent(request, match) if sent and request.method == "POST" else Sent()
+    kept = [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name != "csrfmiddlewaretoken"
+        for value in values
+    ]
+    ended = {
+        "message": evening_ended_message(match, described),
+        "lines": described.lines,
+        "fields": kept,
+        "action": request.path,
+    }
+    return table_page(request, match, evening_ended=ended)
+
+
+def unsaved_hand(win) -> Hand:
+    """The hand a win form describes, not saved: for describing it and its payments."""
+    return Hand(
+        winner=win.winner,
+        won_by=win.won_by,
+        discarder=win.discarder,
+        total=win.total,
+        liable=win.liable,
+    )
+
+
+def stale_message(posted: int, now: int) -> str:
+    if posted < now:
+        # Never an invitation to save these entries as the next hand: see _conflict.
+        return (
+            f"Hand {posted} was just recorded on another device, so nothing was saved here: "
+            "check the list of hands."
+        )
+    return (
+        f"Hand {now - 1 if now > 1 else now} was just undone on another device; check the "
+        "list, then press Save again if yours is right."
+    )
+
+
+def kept_entries(request, board):
+    """The posted entries with the hand number moved on to the hand now being played."""
+    data = request.POST.copy()
+    data["hand"] = str(board.hand)
+    return data
+
+
+def same_hand_again(match, number: int, user, outcome: dict, total=None, liable=None) -> bool:
+    """A double tap: the hand is already recorded, by this user, exactly as posted."""
+    hand = match.live_hands().filter(number=number).first()
+    return (
+        hand is not None
+        and hand.recorded_by_id == getattr(user, "pk", None)
+        and agrees(hand, outcome, total, liable)
+    )
+
+
+def agrees(hand, outcome: dict, total=None, liable=None) -> bool:
+    return hand.flow_outcome() == outcome and hand.total == total and hand.liable == liable
+
+
+def win_description(match, hand) -> str:
+    entry = hand_entry.every_chair(match)
+    return selectors.describe_hand(hand, entry.names, entry.unit)
+
+
+@table_view()
+@require_GET
+def table(request, match):
+    return table_page(request, match)
+
+
+@table_view()
+@require_GET
+def live(request, match):
+    """The scoreboard and hands, polled: 204 (nothing to swap) while nothing changed."""
+    shown_match = request.GET.get("m", "")
+    if shown_match != str(match.pk) or (request.GET.get("open") and not match.is_in_play):
+        # Another match or a finished one: the forms on the page no longer apply.
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+        return response
+    if request.GET.get("v", "") == str(match.version):
+        return HttpResponse(status=204)
+    board = selectors.board(match, request.user)
+    shown_hand = request.GET.get("h", "")
+    return render(
+        request,
+        TEMPLATE + "#poll",
+        {
+            "board": board,
+            "match": match,
+            "session": match.session,
+            "can_record": is_recording_open(board),
+            "form_hand": shown_hand,
+            # Digits 0-9 only: "²".isdigit() is true, but int("²") fails.
+            "oob_notice": shown_hand.isascii()
+            and shown_hand.isdigit()
+            and int(shown_hand) != board.hand,
+        },
+    )
+
+
+@table_view()
+@require_POST
+def throw_dice(request, match):
+    """Throw the dice for breaking the wall (nothing is written)."""
+    club = request.club
+    if not club.show_dice:
+        raise Http404("This club does not use the dice on the table page.")
+    board = selectors.board(match, request.user)
+    if not board.is_open:
+        return table_page(request, match)
+    names = {seat.wind: seat.name for seat in board.playing}
+    thrown = dice.throw(club.dice_count, names)
+    if request.htmx:
+        return render(request, TEMPLATE + "#dice", {"thrown": thrown, "board": board})
+    return table_page(request, match, thrown=thrown)
