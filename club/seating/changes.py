@@ -157,7 +157,7 @@ def _state(plan: SeatingPlan) -> dict:
 def _from_state(state: dict) -> planner.Seating:
     tables = [
         planner.Table(
-            number, tuple(planner.Chair(pk, planner.Wind(w), tuple(d)) for pk, w, d in chairs)
+            number, tuple(planner.PlannedSeat(pk, planner.Wind(w), tuple(d)) for pk, w, d in chairs)
         )
         for number, chairs in state["tables"]
     ]

@@ -23,7 +23,7 @@ from club.seating.load import (
 @dataclass
 class SeatView:
     member: Member
-    chair: planner.Chair
+    chair: planner.PlannedSeat
     table_number: int
     is_me: bool = False
 

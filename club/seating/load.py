@@ -101,7 +101,7 @@ class SavedTable:
         return planner.Table(
             self.row.number,
             tuple(
-                planner.Chair(s.member_id, planner.Wind(s.wind), tuple(s.dice or ()))
+                planner.PlannedSeat(s.member_id, planner.Wind(s.wind), tuple(s.dice or ()))
                 for s in self.seats
             ),
         )

@@ -12,7 +12,7 @@ Typical use::
         never_together=[(3, 9)], fixed_tables={7: 1},
         rng=random.Random(seed),
     )
-    seating.tables      # Table(number, chairs=(Chair(player_id, Wind.EAST, throws), ...))
+    seating.tables      # Table(number, chairs=(PlannedSeat(player_id, Wind.EAST, throws), ...))
     seating.quality     # repeats this week / last week / weighted cost, each with its bound
 
 Coordinator actions return a new :class:`Seating`: :func:`reroll` (keeps locked tables),
@@ -48,10 +48,10 @@ from .quality import Quality, evaluate
 from .rules import SeatingRules
 from .sizes import table_sizes
 from .tables import Seating, Table
-from .winds import Chair, Wind, roll_winds
+from .winds import PlannedSeat, Wind, roll_winds
 
 __all__ = [
-    "Chair",
+    "PlannedSeat",
     "LateArrival",
     "Leaver",
     "Move",

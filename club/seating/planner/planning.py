@@ -28,7 +28,7 @@ from .quality import evaluate
 from .rules import SeatingRules
 from .sizes import Prefer, table_sizes
 from .tables import Seating, Table
-from .winds import Chair, Wind, relabel, roll_winds
+from .winds import PlannedSeat, Wind, relabel, roll_winds
 
 #: Cost matrices hold whole multiples of 1 / QUANTUM (see _problem).
 QUANTUM = 2**16
@@ -147,7 +147,7 @@ def seating_from_tables(
         if isinstance(t, Table):
             built.append(t)
         else:
-            built.append(Table(number, relabel([Chair(pid, Wind.EAST) for pid in t])))
+            built.append(Table(number, relabel([PlannedSeat(pid, Wind.EAST) for pid in t])))
     numbers = [t.number for t in built]
     if len(set(numbers)) != len(numbers):
         raise SeatingError("Two tables have the same number.")

@@ -8,7 +8,7 @@ from .errors import SeatingError
 from .players import Names, Player, PlayerId, names_of
 from .quality import Quality
 from .rules import SeatingRules
-from .winds import Chair, Wind
+from .winds import PlannedSeat, Wind
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +19,7 @@ class Table:
     """
 
     number: int
-    chairs: tuple[Chair, ...]
+    chairs: tuple[PlannedSeat, ...]
 
     @property
     def player_ids(self) -> tuple[PlayerId, ...]:

@@ -54,8 +54,9 @@ WINDS_BY_SIZE: dict[int, tuple[Wind, ...]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Chair:
-    """One chair at a table: who sits there, their wind, and the dice thrown for it.
+class PlannedSeat:
+    """One seat as the planner plans it: who sits there, their wind, and the dice thrown for
+    it (`club.models.Seat` keeps it; a match's numbered place is `games.models.Chair`).
 
     ``throws`` are the die values thrown in order: the first throw, then re-throws while tied
     for the highest.  Empty for a player who joined after the roll (late arrival).
@@ -66,7 +67,7 @@ class Chair:
     throws: tuple[int, ...] = ()
 
 
-def roll_winds(player_ids: Sequence[PlayerId], rng: random.Random) -> list[Chair]:
+def roll_winds(player_ids: Sequence[PlayerId], rng: random.Random) -> list[PlannedSeat]:
     """Simulate the dice roll for the first dealer at one table of 3 to 5 players.
 
     ``player_ids`` are the players in their chairs, counter-clockwise.  Everyone throws one die
@@ -91,10 +92,12 @@ def roll_winds(player_ids: Sequence[PlayerId], rng: random.Random) -> list[Chair
     east = contenders[0]
     winds = WINDS_BY_SIZE[len(ids)]
     order = [(east + k) % len(ids) for k in range(len(ids))]
-    return [Chair(ids[i], wind, tuple(throws[i])) for i, wind in zip(order, winds, strict=True)]
+    return [
+        PlannedSeat(ids[i], wind, tuple(throws[i])) for i, wind in zip(order, winds, strict=True)
+    ]
 
 
-def relabel(chairs: Sequence[Chair]) -> tuple[Chair, ...]:
+def relabel(chairs: Sequence[PlannedSeat]) -> tuple[PlannedSeat, ...]:
     """Give chairs listed counter-clockwise (first one East) the winds for their number."""
     winds = WINDS_BY_SIZE.get(len(chairs))
     if winds is None:
@@ -102,7 +105,7 @@ def relabel(chairs: Sequence[Chair]) -> tuple[Chair, ...]:
     return tuple(replace(c, wind=w) for c, w in zip(chairs, winds, strict=True))
 
 
-def join_chair(chairs: Sequence[Chair], player_id: PlayerId) -> tuple[Chair, ...]:
+def join_chair(chairs: Sequence[PlannedSeat], player_id: PlayerId) -> tuple[PlannedSeat, ...]:
     """A player joins a table without anyone else moving.
 
     At a table of three they take the free North chair; at a table of four they become the
@@ -110,10 +113,10 @@ def join_chair(chairs: Sequence[Chair], player_id: PlayerId) -> tuple[Chair, ...
     """
     if len(chairs) not in (2, 3, 4):
         raise SeatingError(f"A table of {len(chairs)} cannot take another player.")
-    return relabel([*chairs, Chair(player_id, Wind.DREAMER)])
+    return relabel([*chairs, PlannedSeat(player_id, Wind.DREAMER)])
 
 
-def leave_chair(chairs: Sequence[Chair], player_id: PlayerId) -> tuple[Chair, ...]:
+def leave_chair(chairs: Sequence[PlannedSeat], player_id: PlayerId) -> tuple[PlannedSeat, ...]:
     """A player leaves a table without the others changing chairs.
 
     At a table of five, if a playing chair empties the Dreamer takes that chair and its wind.
