@@ -8,6 +8,7 @@ import tempfile
 from django.contrib import messages
 from django.http import FileResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_safe
 
 from club.roles import coordinator_required, is_coordinator
@@ -25,6 +26,13 @@ def home(request):
         if session is not None:
             return render(request, "front/tonight.html", {"evening": evening.evening(session)})
     return render(request, "front/home.html")
+
+
+@require_safe
+def favicon(request):
+    """Browsers ask for /favicon.ico on pages that link no icon (the admin's, a CSV's): the
+    club's icon, not a 404. Not permanent: the static file's address changes with it."""
+    return redirect(static("img/favicon-32.png"))
 
 
 @require_GET

@@ -30,3 +30,11 @@ def test_every_page_links_the_icons(client, db):
     assert 'href="/static/img/favicon-32.png" type="image/png" sizes="32x32"' in page
     assert '<link rel="apple-touch-icon" href="/static/img/apple-touch-icon.png">' in page
     assert 'href="data:,"' not in page
+
+
+def test_favicon_ico_leads_to_the_icon(client, db):
+    """Pages that link no icon (the admin's) make browsers ask for /favicon.ico."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response["Location"] == "/static/img/favicon-32.png"
+    assert (IMG / "favicon-32.png").exists()

@@ -3,6 +3,7 @@ lower rows of tiles are tapped, no text on the picker (nor a chart's labels) is 
 the body text, every caption fits its tile, and a refusal is in plain words. Screenshots in
 test-results/picker/ (the top, after scrolling to the lower rows, a refusal)."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -43,8 +44,11 @@ OVERFLOWING = """() => [...document.querySelectorAll('.tile-button')]
 
 
 def tap(page, label, times=1):
+    # One tap at a time, each answered before the next: this file is about words and sizes
+    # (taps faster than the answers are tests/browser/test_picker.py's).
     for _ in range(times):
         page.locator(".picker-tiles").get_by_role("button", name=label, exact=True).click()
+        expect(page.locator("#picker")).not_to_have_class(re.compile(r"\bhtmx-request\b"))
 
 
 def in_view(page, locator) -> bool:
