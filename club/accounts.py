@@ -21,8 +21,10 @@ from django.urls import reverse
 
 from club import login_throttle
 from club.login_names import login_key
+from club.models import Member
 from club.refusals import Refused
-from club.roles import COORDINATORS, forget_groups, group_names
+from club.roles import coordinates_any_club, forget_groups, group_names
+from club.scoping import scopes_disabled
 
 LOCKED_OUT_MESSAGE = (
     "Too many wrong passwords. Ask your coordinator to unlock your login, "
@@ -133,33 +135,45 @@ class LoginRefused(Refused):
 
 
 def is_plain_member_login(user) -> bool:
-    """A login that can do no more than a member can: not staff, superuser or coordinator."""
-    return not (user.is_superuser or user.is_staff or COORDINATORS in group_names(user))
+    """A login that can do no more than a member can, in any club: not an operator's, and
+    no club's coordinator's."""
+    return not (user.is_superuser or user.is_staff or coordinates_any_club(user))
 
 
-def may_manage_login(actor, user) -> bool:
-    """Coordinators look after members' logins. A login that can run the club or the admin
-    is the superuser's to change: otherwise a coordinator could attach the admin login to a
-    member, set its password and log in as the administrator."""
-    return bool(actor is not None and actor.is_superuser) or is_plain_member_login(user)
+def only_in_club(user, club) -> bool:
+    """Whether every member the login belongs to is in `club` (or it belongs to none)."""
+    with scopes_disabled():
+        return not Member.objects.filter(user=user).exclude(club=club).exists()
+
+
+def may_manage_login(actor, user, club) -> bool:
+    """Coordinators look after their own members' logins. A login that can run a club or
+    the admin is the operators' to change: otherwise a coordinator could attach the admin
+    login to a member, set its password and log in as the administrator. A login shared
+    with another club's member is the operators' too: one club's coordinator must not lock
+    a member of another club out (or in)."""
+    if actor is not None and actor.is_superuser:
+        return True
+    return is_plain_member_login(user) and only_in_club(user, club)
 
 
 def check_may_manage(actor, member) -> None:
     """Refuse, in plain words, to touch the login of a member whose login is not a plain one."""
-    if member.user is not None and not may_manage_login(actor, member.user):
+    if member.user is not None and not may_manage_login(actor, member.user, member.club):
         raise LoginRefused(
-            f"{member.table_name} logs in as a coordinator or administrator, so only the "
-            "site's administrator can change their login (set a password, unlock it, or "
-            "switch it on or off). Nothing was changed."
+            f"{member.table_name} logs in as a coordinator or administrator, or also belongs "
+            "to another club, so only the site's administrator can change their login (set a "
+            "password, unlock it, or switch it on or off). Nothing was changed."
         )
 
 
 def logins_to_attach(actor):
-    """The logins a coordinator may give to a member: free, active, and plain member logins
-    (every login for a superuser)."""
-    free = get_user_model().objects.filter(member__isnull=True, is_active=True)
+    """The logins a coordinator may give to a member: free (no member in any club), active,
+    and plain member logins (every free login for a superuser)."""
+    # Filters across relations are joins, not the scoped managers: they see every club.
+    free = get_user_model().objects.filter(memberships__isnull=True, is_active=True)
     if actor is None or not actor.is_superuser:
-        free = free.filter(is_superuser=False, is_staff=False).exclude(groups__name=COORDINATORS)
+        free = free.filter(is_superuser=False, is_staff=False, coordinator_roles__isnull=True)
     return free.order_by("username")
 
 
@@ -246,7 +260,8 @@ def reset_address(user) -> str:
     coordinator keeps up to date, for a plain member login (the login's own if the record has
     none); a login that can run the club
     keeps its login's address, which only the administrator can change."""
-    member = getattr(user, "member", None)
+    with scopes_disabled():
+        member = Member.objects.filter(user=user).order_by("pk").first()
     if member is not None and member.email and is_plain_member_login(user):
         return member.email
     return user.email
@@ -256,11 +271,11 @@ class MemberPasswordResetForm(PasswordResetForm):
     """Django's reset form, finding and mailing a member by the address on their record."""
 
     def get_users(self, email):
-        plain = Q(is_superuser=False, is_staff=False) & ~Q(groups__name=COORDINATORS)
-        by_member = Q(member__email__iexact=email) & plain
+        plain = Q(is_superuser=False, is_staff=False, coordinator_roles__isnull=True)
+        by_member = Q(memberships__email__iexact=email) & plain
         by_login = Q(email__iexact=email)  # reset_address() below says which one counts
         users = get_user_model()._default_manager.filter(by_member | by_login, is_active=True)
-        for user in users.distinct().select_related("member"):
+        for user in users.distinct():
             if user.has_usable_password() and _unicode_ci_compare(email, reset_address(user)):
                 yield user
 

@@ -1,15 +1,19 @@
 from django.utils.functional import SimpleLazyObject
 
-from .models import Club
+from .lookups import my_member
 from .roles import is_coordinator
 
 
 def club(request):
     """The club and the user's role, for every template (lazily: most pages need them)."""
-    # request.club (club/middleware.py); a page drawn before the middleware ran (an error
-    # page for a request refused earlier) looks the club up itself.
-    current = request.club if hasattr(request, "club") else SimpleLazyObject(Club.objects.current)
+    # request.club (club/middleware.py): None on the site's own pages (the list of clubs,
+    # sign-up) and on a page drawn before the middleware ran (an error refused earlier).
+    current = getattr(request, "club", None)
     return {
         "club": current,
-        "is_coordinator": SimpleLazyObject(lambda: is_coordinator(request.user)),
+        # The member the user is in this club (None: a visitor, or no member here).
+        "me": SimpleLazyObject(lambda: current and my_member(request)),
+        "is_coordinator": SimpleLazyObject(
+            lambda: current is not None and is_coordinator(request.user, current)
+        ),
     }

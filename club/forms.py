@@ -253,7 +253,7 @@ class MemberForm(forms.ModelForm):
         user = member.user
         if user is None or user.email == member.email:
             return
-        if may_manage_login(self.actor, user):
+        if may_manage_login(self.actor, user, member.club):
             user.email = member.email
             user.save(update_fields=["email"])
 

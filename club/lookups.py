@@ -3,7 +3,7 @@ session's number into the session, or a 404 (another club's session is not found
 
 from django.shortcuts import get_object_or_404
 
-from club.models import Session
+from club.models import Member, Session
 
 
 def session_or_404(request, pk: int, *related: str) -> Session:
@@ -14,3 +14,11 @@ def session_or_404(request, pk: int, *related: str) -> Session:
     session = get_object_or_404(sessions, pk=pk, club=request.club)
     session.club = request.club
     return session
+
+
+def my_member(request) -> Member | None:
+    """The member the logged-in user is in the request's club (None for a visitor, or a
+    login that is no member of this club), read once a request."""
+    if "_my_member" not in request.__dict__:
+        request._my_member = Member.objects.for_login(request.user)
+    return request._my_member

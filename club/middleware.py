@@ -1,20 +1,92 @@
-"""`request.club`: the club a request is about, found in one place.
+"""`request.club`: the club a request is about, found by its address.
 
-An installation serves one club today (`Club.objects.current()`); views, template tags and
-the helpers they call take the club from the request, so serving several clubs (a club
-chosen by the address) changes only this middleware."""
+Each club's pages live under `/c/<slug>/` (one certificate for the whole site, readable
+links on printed sheets). This middleware finds the club, takes `/c/<slug>` off the path
+the URL patterns see and makes it the script prefix, so the patterns and `reverse()` are
+the same for every club and every link a page draws stays inside its club. The view then
+runs inside the club's scope (club/scoping.py: every query of club data is that club's)
+and its time zone.
 
-from django.utils.functional import SimpleLazyObject
+Without the prefix:
+- an installation with one club serves it at `/` as it always has (`make run`, old links);
+  so does one whose operator names a `HOME_CLUB`;
+- otherwise `/` lists the clubs, and the site's own pages (sign-up, the health check, the
+  operators' admin) answer there; any other address is a plain 404.
+
+The admin is the operators' and sees every club: it runs with the scope switched off.
+"""
+
+import re
+
+from django.conf import settings
+from django.http import HttpResponsePermanentRedirect
+from django.shortcuts import render
+from django.urls import get_script_prefix, set_script_prefix
+from django.utils import timezone
 
 from club.models import Club
+from club.scoping import scope, scopes_disabled
+
+CLUB_ADDRESS = re.compile(r"^/c/(?P<slug>[^/]+)(?P<rest>/.*)?$", re.DOTALL)
+# The site's own pages, answered without a club on a many-club installation.
+SITE_PAGES = ("/", "/signup/", "/health/", "/favicon.ico")
+ADMIN = "/admin/"
 
 
-class CurrentClubMiddleware:
+class ClubAddressMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        # Lazy: a request that never asks for the club (a static file, the login page's
-        # post) makes no query for it; one that asks twice makes one.
-        request.club = SimpleLazyObject(Club.objects.current)
-        return self.get_response(request)
+        address = CLUB_ADDRESS.match(request.path_info)
+        if address:
+            return self._club_page(request, address["slug"], address["rest"])
+        request.club = self._root_club()
+        if request.path_info.startswith(ADMIN):
+            with scopes_disabled():
+                return self.get_response(request)
+        if request.club is not None:
+            return self._serve(request, request.club)
+        if request.path_info in SITE_PAGES:
+            return self.get_response(request)  # no club in scope: club data cannot be read
+        return render(request, "site/not_found.html", status=404)
+
+    def _club_page(self, request, slug, rest):
+        club = Club.objects.filter(slug=slug).first()
+        if club is None:
+            request.club = None
+            return render(request, "site/not_found.html", {"slug": slug}, status=404)
+        if rest is None:  # /c/slug -> /c/slug/
+            return HttpResponsePermanentRedirect(request.path + "/")
+        request.club = club
+        request.path_info = rest
+        prefix = get_script_prefix()
+        set_script_prefix(request.META.get("SCRIPT_NAME", "") + f"/c/{slug}/")
+        try:
+            return self._serve(request, club)
+        finally:
+            set_script_prefix(prefix)
+
+    def _serve(self, request, club):
+        with scope(club=club), timezone.override(club.time_zone):
+            response = self.get_response(request)
+            # A streamed CSV is written after this returns: it must stay in the scope.
+            if response.streaming:
+                response.streaming_content = _in_scope(response.streaming_content, club)
+            return response
+
+    @staticmethod
+    def _root_club() -> Club | None:
+        """The club served without a prefix: the operator's HOME_CLUB, or the only club (made
+        on first use, as a new installation has none)."""
+        if settings.HOME_CLUB:
+            return Club.objects.filter(slug=settings.HOME_CLUB).first()
+        clubs = list(Club.objects.order_by("pk")[:2])
+        if not clubs:
+            return Club.objects.current()
+        return clubs[0] if len(clubs) == 1 else None
+
+
+def _in_scope(chunks, club):
+    with scope(club=club), timezone.override(club.time_zone):
+        yield from chunks

@@ -6,10 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import ClassVar
+from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import IntegrityError, models, transaction
 from django.db.models import F, ProtectedError, Q
 from django.db.models.functions import Lower
@@ -17,6 +18,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from club.refusals import Refused
+from club.scoping import ClubRow, ClubRowQuerySet, club_scoped
 from club.seating.planner import SeatingError, Wind
 
 
@@ -43,15 +45,45 @@ def validate_placing_points(text: str) -> None:
 
 # The name of the club made on first use, until the coordinator names it in the settings.
 FIRST_CLUB_NAME = "Our Mahjong Club"
+FIRST_CLUB_SLUG = "our-club"
+
+# A club's address, /c/<slug>/: lower-case letters, digits and dashes, as printed sheets and
+# emails show it.
+SLUG_MESSAGE = (
+    "The address may use lower-case letters, digits and dashes only (3 to 40 of them), "
+    "starting with a letter, e.g. “thursday-mahjong”."
+)
+validate_club_slug = RegexValidator(r"^[a-z][a-z0-9-]{2,39}$", SLUG_MESSAGE)
+TIME_ZONE_MESSAGE = "Please choose a time zone from the list, e.g. Europe/London."
+
+
+def validate_time_zone(name: str) -> None:
+    if name not in available_timezones():
+        raise ValidationError(TIME_ZONE_MESSAGE)
 
 
 class ClubQuerySet(models.QuerySet):
     def current(self) -> "Club":
-        """The club of this installation (an installation serves one club), created on first use."""
+        """The club of a single-club installation, created on first use. (Where several
+        clubs share an installation, requests find theirs by the address: club/middleware.py;
+        commands by `--club SLUG`: `Club.objects.for_command`.)"""
         club = self.order_by("pk").first()
         if club is None:
-            club = self.create(name=FIRST_CLUB_NAME)
+            club = self.create(name=FIRST_CLUB_NAME, slug=FIRST_CLUB_SLUG)
         return club
+
+    def for_command(self, slug: str | None) -> "Club":
+        """The club a management command works on: the one named by `--club SLUG`, or the
+        only club of a single-club installation. Refuses, in words, an unknown slug or a
+        missing one where there are several clubs."""
+        if slug:
+            club = self.filter(slug=slug).first()
+            if club is None:
+                raise Refused(f"There is no club with the address “{slug}”.")
+            return club
+        if self.count() > 1:
+            raise Refused("This installation hosts several clubs: name one with --club SLUG.")
+        return self.current()
 
 
 # A club's own settings, in ranges that keep every figure sensible (and within the
@@ -61,7 +93,7 @@ STARTING_TALLY_MESSAGE = "The starting tally must be between 0 and 1,000,000 poi
 MAX_MIN_SESSIONS = 366
 MIN_SESSIONS_MESSAGE = "The sessions needed to be ranked must be between 0 and 366."
 MAX_TABLE_MONEY = Decimal("100")
-TABLE_MONEY_MESSAGE = "The table money must be between £0 and £100."
+TABLE_MONEY_MESSAGE = "The table money must be between 0 and 100."
 
 
 class Club(models.Model):
@@ -70,6 +102,14 @@ class Club(models.Model):
         THREE = "three", "Tables of three"
 
     name = models.CharField(max_length=120)
+    # The club's address on a shared installation: /c/<slug>/ (club/middleware.py).
+    slug = models.CharField("address", max_length=40, unique=True, validators=[validate_club_slug])
+    # Dates and times on the club's pages ("tonight", when a hand was recorded) are the
+    # club's own, whatever the server's.
+    time_zone = models.CharField(
+        max_length=60, default=settings.TIME_ZONE, validators=[validate_time_zone]
+    )
+    currency_symbol = models.CharField("currency symbol for table money", max_length=3, default="£")
     # A rule set's name ("classical", "hk", ...). The rule sets are scoring's, above club:
     # the forms that set it (front/forms.py, front/admin.py) offer them and check the options.
     rule_set = models.CharField(max_length=20, default="classical")
@@ -106,7 +146,7 @@ class Club(models.Model):
         help_text="A “Paid” tick beside each person at check-in, with the evening's total.",
     )
     table_money = models.DecimalField(
-        "table money per person (£)",
+        "table money per person",
         max_digits=6,
         decimal_places=2,
         default=Decimal("0"),
@@ -266,6 +306,13 @@ class MemberQuerySet(models.QuerySet):
             .order_by(Lower("name"), "pk")
         )
 
+    def for_login(self, user) -> "Member | None":
+        """The member a login is, in the club in scope (None for a login that is not one of
+        its members, or no login)."""
+        if not getattr(user, "is_authenticated", False):
+            return None
+        return self.filter(user=user).first()
+
     def named(self, name: str) -> "MemberQuerySet":
         """Members whose full name or table name is exactly `name`, in any case."""
         return self.filter(Q(name__iexact=name) | Q(table_name__iexact=name))
@@ -310,12 +357,13 @@ class Member(models.Model):
     experience = models.CharField(
         max_length=12, choices=Experience.choices, default=Experience.EXPERIENCED
     )
-    user = models.OneToOneField(
+    # A login may belong to members of several clubs (one in each): see `for_login`.
+    user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
-        related_name="member",
+        related_name="memberships",
     )
     fixed_table = models.PositiveSmallIntegerField(
         "always at table",
@@ -335,11 +383,12 @@ class Member(models.Model):
     # posted again (a double tap, a retry) finds this member instead of adding a second.
     form_token = models.UUIDField(null=True, blank=True, unique=True, editable=False)
 
-    objects = MemberQuerySet.as_manager()
+    objects = club_scoped(MemberQuerySet)
 
     class Meta:
         ordering = ["table_name", "name"]
         constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_member_per_login_per_club"),
             models.UniqueConstraint(
                 fields=["club", "table_name"], name="unique_table_name_per_club"
             ),
@@ -438,6 +487,27 @@ class Member(models.Model):
         return other
 
 
+class Coordinator(models.Model):
+    """A login that runs one club. A club may have several coordinators and a login may
+    coordinate several clubs; it has no power in a club it does not coordinate. (The site's
+    operators, superusers, run the installation and its admin: club/roles.py.)"""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="coordinators")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="coordinator_roles"
+    )
+
+    objects = club_scoped()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_coordinator_role_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} coordinates {self.club}"
+
+
 class KeepApartQuerySet(models.QuerySet):
     def involving(self, member: Member) -> "KeepApartQuerySet":
         return self.filter(Q(member_a=member) | Q(member_b=member))
@@ -455,7 +525,7 @@ class KeepApart(models.Model):
     member_b = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
     reason = models.CharField(max_length=200, blank=True)
 
-    objects = KeepApartQuerySet.as_manager()
+    objects = club_scoped(KeepApartQuerySet)
 
     class Meta:
         verbose_name = "never seat together"
@@ -536,7 +606,7 @@ class Session(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
     created = models.DateTimeField(auto_now_add=True)
 
-    objects = SessionQuerySet.as_manager()
+    objects = club_scoped(SessionQuerySet)
 
     class Meta:
         ordering = ["-date"]
@@ -732,15 +802,19 @@ class AttendanceCounts:
         return self.paid * self.table_money
 
 
-class Attendance(models.Model):
+class Attendance(ClubRow):
     """A member at a session. Present while `left_at` is empty."""
 
+    club_parent = "session"
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="attendances")
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="attendances")
     arrived_at = models.DateTimeField(default=timezone.now)
     left_at = models.DateTimeField(null=True, blank=True)
     # Table money paid tonight (clubs that collect it; Club.collects_table_money).
     paid = models.BooleanField(default=False)
+
+    objects = club_scoped(ClubRowQuerySet)
 
     class Meta:
         ordering = ["arrived_at"]
@@ -782,6 +856,8 @@ class SeatingPlan(models.Model):
     # draft as it was before the last change, to undo it: {"what": ..., "tables": ...}.
     changed_by_hand = models.BooleanField(default=False)
     undo = models.JSONField(null=True, blank=True)
+
+    objects = club_scoped(path="session__club")
 
     def __str__(self) -> str:
         return f"Seating for {self.session}"
@@ -845,6 +921,8 @@ class SeatingTable(models.Model):
     number = models.PositiveSmallIntegerField()
     locked = models.BooleanField(default=False)
 
+    objects = club_scoped(path="plan__session__club")
+
     class Meta:
         ordering = ["number"]
         constraints = [
@@ -870,6 +948,8 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField()
     # The dice throws shown to the players (how the seats were drawn).
     dice = models.JSONField(default=list, blank=True)
+
+    objects = club_scoped(path="plan__session__club")
 
     class Meta:
         ordering = ["table__number", "position"]

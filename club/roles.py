@@ -1,31 +1,67 @@
-"""The two roles: coordinators run the club, members play and look.
+"""Who may do what, in which club.
 
-A coordinator is a user in the Coordinators group (or a superuser). Coordinators are
-staff so the Django admin works for them; the group carries the model permissions.
+- A club's **coordinators** run that club (a `Coordinator` row each): members, sessions,
+  seating, settings. A login may coordinate several clubs and has no power in the others.
+- Its **members** play and look (a `Member` with the login): a login may be a member of
+  several clubs, one member in each.
+- The site's **operators** (superusers) run the installation: its admin, every club. The
+  Django admin is theirs alone; coordinators work on the club's own pages.
 """
 
 from functools import wraps
 
-from django.contrib.auth.models import Group, Permission
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
-COORDINATORS = "Coordinators"
-# The apps whose data coordinators may change in the admin.
-COORDINATOR_APPS = ("club", "games", "scoring")
+from club.models import Club, Coordinator
+from club.scoping import scopes_disabled
 
 
-def is_coordinator(user) -> bool:
+def is_operator(user) -> bool:
+    return bool(user.is_authenticated and user.is_active and user.is_superuser)
+
+
+def is_coordinator(user, club) -> bool:
+    """Whether `user` may run `club` (a Club or its id): its coordinators, and the site's
+    operators."""
     if not user.is_authenticated or not user.is_active:
         return False
     if user.is_superuser:
         return True
-    return COORDINATORS in group_names(user)
+    # Asked several times a page (templates, the permission check): read once per club.
+    club_id = getattr(club, "pk", club)
+    cache = user.__dict__.setdefault("_coordinates", {})
+    if club_id not in cache:
+        with scopes_disabled():  # the question names its club
+            cache[club_id] = Coordinator.objects.filter(club_id=club_id, user=user).exists()
+    return cache[club_id]
+
+
+def coordinates_any_club(user) -> bool:
+    """Whether the login runs some club: such a login is not a plain member's, wherever it is
+    a member (club/accounts.py)."""
+    with scopes_disabled():
+        return Coordinator.objects.filter(user=user).exists()
+
+
+def make_coordinator(user, club=None) -> Coordinator:
+    """Give `user` the coordinator's role in `club` (asking twice changes nothing); without
+    one, in the club of a single-club installation."""
+    if club is None:
+        club = Club.objects.current()
+    forget_roles(user)
+    with scopes_disabled():
+        return Coordinator.objects.get_or_create(club=club, user=user)[0]
+
+
+def forget_roles(user) -> None:
+    """After changing the user's roles, the next question reads them again."""
+    user.__dict__.pop("_coordinates", None)
 
 
 def group_names(user) -> frozenset[str]:
-    """The user's groups, read once a request: the role (asked several times by templates)
-    and "must change password" (asked on every page) come from the same query."""
+    """The user's groups, read once a request ("must change password" is asked on every
+    page)."""
     if not user.is_authenticated:
         return frozenset()
     cached = getattr(user, "_group_names", None)
@@ -40,27 +76,14 @@ def forget_groups(user) -> None:
     user.__dict__.pop("_group_names", None)
 
 
-def coordinators_group() -> Group:
-    group, _ = Group.objects.get_or_create(name=COORDINATORS)
-    group.permissions.set(Permission.objects.filter(content_type__app_label__in=COORDINATOR_APPS))
-    return group
-
-
-def make_coordinator(user) -> None:
-    user.is_staff = True
-    user.save(update_fields=["is_staff"])
-    user.groups.add(coordinators_group())
-    forget_groups(user)
-
-
 def coordinator_required(view):
-    """Anonymous users go to the login page; members get 403."""
+    """Anonymous users go to the login page; anyone who does not run this club gets 403."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        if not is_coordinator(request.user):
+        if not is_coordinator(request.user, request.club):
             raise PermissionDenied("Only the club's coordinators can do this.")
         return view(request, *args, **kwargs)
 

@@ -5,12 +5,15 @@ games and scoring together, so it lives above all three."""
 import io
 import tempfile
 
+from django.conf import settings
 from django.contrib import messages
+from django.db.models.functions import Lower
 from django.http import FileResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_safe
 
+from club.models import Club
 from club.roles import coordinator_required, is_coordinator
 from front import backup, evening
 from front.forms import ClubSettingsForm
@@ -20,12 +23,36 @@ from scoring.rules import short_name
 
 @require_safe
 def home(request):
-    """Everyone's home page; on a session day a coordinator's home is the evening's steps."""
-    if is_coordinator(request.user):
+    """Everyone's home page; on a session day a coordinator's home is the evening's steps.
+    On an installation of many clubs the site's root (no club) lists them."""
+    if request.club is None:
+        return club_directory(request)
+    if is_coordinator(request.user, request.club):
         session = evening.today_session(request.club)
         if session is not None:
             return render(request, "front/tonight.html", {"evening": evening.evening(session)})
     return render(request, "front/home.html")
+
+
+DIRECTORY_SIZE = 100  # a search narrows a long list
+
+
+def club_directory(request):
+    q = request.GET.get("q", "").strip()[:120]
+    clubs = Club.objects.order_by(Lower("name"), "pk").only("name", "slug")
+    if q:
+        clubs = clubs.filter(name__icontains=q)
+    listed = list(clubs[: DIRECTORY_SIZE + 1])
+    return render(
+        request,
+        "site/clubs.html",
+        {
+            "clubs": listed[:DIRECTORY_SIZE],
+            "more": len(listed) > DIRECTORY_SIZE,
+            "q": q,
+            "signup_open": settings.CLUB_SIGNUP,
+        },
+    )
 
 
 @require_safe

@@ -21,7 +21,8 @@ def players_and_coordinators(find_match, refusal: str):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             match = find_match(request, kwargs)
-            if not is_coordinator(request.user) and match.chair_of(request.user) is None:
+            coordinates = is_coordinator(request.user, request.club)
+            if not coordinates and match.chair_of(request.user) is None:
                 raise PermissionDenied(refusal)
             return view(request, match, **kwargs)
 

@@ -10,19 +10,22 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from club.scoping import ClubRow, ClubRowQuerySet, club_scoped
 from games import flow
 
 # The most chairs a table can have (a table of five: four play, the Dreamer sits out).
 MAX_CHAIRS = 5
 
 
-class MatchQuerySet(models.QuerySet):
+class MatchQuerySet(ClubRowQuerySet):
     def in_play(self) -> MatchQuerySet:
         return self.filter(status=Match.Status.IN_PLAY)
 
 
-class Match(models.Model):
+class Match(ClubRow):
     """One table's play at one session, under the rules the club had when play started."""
+
+    club_parent = "session"
 
     class Status(models.TextChoices):
         IN_PLAY = "in_play", "In play"
@@ -34,6 +37,7 @@ class Match(models.Model):
         ENDED = "ended", "Ended by the coordinator"
         TABLE_CHANGED = "table_changed", "The table changed (someone arrived or left)"
 
+    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="+")
     session = models.ForeignKey("club.Session", on_delete=models.PROTECT, related_name="matches")
     table_number = models.PositiveSmallIntegerField()
     # A snapshot of the club's settings when play started: changing them later never
@@ -51,7 +55,7 @@ class Match(models.Model):
     # is out of date.
     version = models.PositiveIntegerField(default=0)
 
-    objects = MatchQuerySet.as_manager()
+    objects = club_scoped(MatchQuerySet)
 
     class Meta:
         ordering = ["session", "table_number", "started_at"]
@@ -165,6 +169,8 @@ class Chair(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chairs")
     number = models.PositiveSmallIntegerField()
     member = models.ForeignKey("club.Member", on_delete=models.PROTECT, related_name="chairs")
+
+    objects = club_scoped(path="match__club")
 
     class Meta:
         ordering = ["match", "number"]

@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import F, Q, Sum
 from django.utils import timezone
 
+from club.scoping import ClubRow, ClubRowQuerySet, club_scoped
 from games.models import MAX_CHAIRS
 
 # A payment record (a hand, kong chips) keeps one column per chair.
@@ -47,12 +48,15 @@ def _sum_is_zero(name: str) -> models.CheckConstraint:
     return models.CheckConstraint(condition=Q(pay0=-others), name=name)
 
 
-class PaymentRecord(models.Model):
+class PaymentRecord(ClubRow):
     """What each chair paid (negative) or received (positive) for one record.
 
     One column per chair, so the database itself refuses a record whose payments do not
     sum to zero. A voided record stays, marked, and no longer counts.
     """
+
+    club_parent = "match"
+    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="+")
 
     pay0 = models.IntegerField(default=0)
     pay1 = models.IntegerField(default=0)
@@ -101,7 +105,7 @@ class PaymentRecord(models.Model):
         self.save(update_fields=["voided_at", "voided_by", "void_reason"])
 
 
-class HandQuerySet(models.QuerySet):
+class HandQuerySet(ClubRowQuerySet):
     def live(self) -> HandQuerySet:
         """The hands that count: not voided."""
         return self.filter(voided_at__isnull=True)
@@ -142,7 +146,7 @@ class Hand(PaymentRecord):
     breakdown = models.JSONField(default=list, blank=True)
     limit = models.BooleanField(default=False)
 
-    objects = HandQuerySet.as_manager()
+    objects = club_scoped(HandQuerySet)
 
     class Meta:
         ordering = ["match", "number", "recorded_at"]
@@ -215,6 +219,8 @@ class KongChips(PaymentRecord):
     # chips saved otherwise (older records, scripts).
     key = models.UUIDField(null=True, blank=True, editable=False)
 
+    objects = club_scoped(ClubRowQuerySet)
+
     class Meta:
         ordering = ["match", "hand_number", "recorded_at"]
         verbose_name_plural = "kong chips"
@@ -269,7 +275,7 @@ class Correction(models.Model):
     # was and what it is now.
     knock_on = models.JSONField(default=list, blank=True)
 
-    objects = CorrectionQuerySet.as_manager()
+    objects = club_scoped(CorrectionQuerySet, path="match__club")
 
     class Meta:
         ordering = ["made_at", "pk"]

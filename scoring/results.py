@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from club.scoping import ClubRow, ClubRowQuerySet, club_scoped
 from scoring.models import Hand
 
 
@@ -20,7 +21,7 @@ def ordinal(place: int, tied: bool = False) -> str:
     return f"joint {place}{suffix}" if tied else f"{place}{suffix}"
 
 
-class MatchResult(models.Model):
+class MatchResult(ClubRow):
     """One chair's result in one match: tally change, hands, best hand and placing.
 
     The placing is stored as shares of 1st, 2nd, 3rd and 4th place (`first`..`fourth`),
@@ -37,6 +38,8 @@ class MatchResult(models.Model):
     (scoring.standings.exact_share).
     """
 
+    club_parent = "match"
+    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="+")
     chair = models.OneToOneField("games.Chair", on_delete=models.CASCADE, related_name="result")
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="results")
     session = models.ForeignKey("club.Session", on_delete=models.CASCADE, related_name="+")
@@ -64,13 +67,20 @@ class MatchResult(models.Model):
     fourth = models.FloatField(default=0)
     weight = models.FloatField(default=1)
 
+    objects = club_scoped(ClubRowQuerySet)
+
     class Meta:
+        # Every read is one club's (the scope adds `club`): the club leads each index, so a
+        # club's records cost the same among a thousand clubs as alone.
         indexes = [
             models.Index(fields=["member", "session"], name="result_member_session"),
-            models.Index(fields=["-longest_streak"], name="result_streak"),
-            models.Index(fields=["rules", "-best_total"], name="result_best_total"),
+            models.Index(fields=["club", "session"], name="result_club_session"),
+            models.Index(fields=["club", "-longest_streak"], name="result_club_streak"),
+            models.Index(fields=["club", "rules", "-best_total"], name="result_club_best_total"),
             models.Index(
-                fields=["limit_hands"], condition=Q(limit_hands__gt=0), name="result_limit_hands"
+                fields=["club", "limit_hands"],
+                condition=Q(limit_hands__gt=0),
+                name="result_club_limit_hands",
             ),
         ]
 

@@ -20,6 +20,18 @@ def pytest_sessionstart(session):
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _tests_set_up_every_club():
+    """The tests' own set-up and checks read and write rows of any club, as the operators'
+    tools do: the club scope (club/scoping.py) is off in the test's thread. Every request a
+    test makes (test client, live server) runs inside its club's scope, as in production;
+    tests/test_club_scoping.py checks that an unscoped query fails."""
+    from club.scoping import scopes_disabled
+
+    with scopes_disabled():
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
 def delete_output_dir():
     """pytest-playwright's fixture of this name, overridden: see pytest_sessionstart."""
 
@@ -40,6 +52,15 @@ def club(db):
     from tests.factories import ClubFactory
 
     return ClubFactory()
+
+
+@pytest.fixture
+def home_club(settings, club):
+    """`club` stays at the site's root (HOME_CLUB) when a test adds other clubs, which would
+    otherwise make the root the list of clubs: the test's addresses without /c/<slug>/ keep
+    naming `club`."""
+    settings.HOME_CLUB = club.slug
+    return club
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ class ClubFactory(factory.django.DjangoModelFactory):
         model = Club
 
     name = "Test Mahjong Club"
+    slug = factory.Sequence(lambda n: f"club-{n}")
     rule_set = "classical"
 
 

@@ -8,16 +8,15 @@ import re
 import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.contrib.auth.models import Group
 from django.core import mail
 from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils.html import escape
 
 from club import accounts
-from club.roles import COORDINATORS, make_coordinator
+from club.roles import make_coordinator
 from tests.club.test_members import member_form
-from tests.factories import PASSWORD, MemberFactory, UserFactory
+from tests.factories import PASSWORD, ClubFactory, MemberFactory, UserFactory
 
 REFUSED = "only the site's administrator can change their login"
 
@@ -40,14 +39,27 @@ def coordinator(**kwargs):
     return user
 
 
-def coordinators_group_only(**kwargs):
-    """In the group but not staff: the group alone makes a coordinator (club/roles.py)."""
+def coordinator_of_another_club(**kwargs):
+    """Runs another club: its coordinator's login is not this club's to change."""
     user = UserFactory(**kwargs)
-    user.groups.add(Group.objects.get_or_create(name=COORDINATORS)[0])
+    make_coordinator(user, ClubFactory())
     return user
 
 
-PRIVILEGED = [staff, superuser, coordinator, coordinators_group_only]
+def member_of_another_club(**kwargs):
+    """A plain login, but also a member's in another club: resetting it would lock that club's
+    member out, so only the operators change it."""
+    user = UserFactory(**kwargs)
+    MemberFactory(club=ClubFactory(), user=user)
+    return user
+
+
+@pytest.fixture(autouse=True)
+def _other_clubs_beside(home_club):
+    """The kinds below make other clubs; the test's club stays at the root."""
+
+
+PRIVILEGED = [staff, superuser, coordinator, coordinator_of_another_club, member_of_another_club]
 KINDS = [plain, *PRIVILEGED]
 
 

@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from club.roles import is_coordinator
-from tests.factories import MemberFactory, UserFactory
+from tests.factories import ClubFactory, MemberFactory, UserFactory
 
 COORDINATOR_PAGES = ["club_settings"]
 
@@ -39,7 +39,14 @@ def test_coordinators_reach_coordinator_pages(coordinator_client, name):
     assert coordinator_client.get(reverse(name)).status_code == 200
 
 
-def test_coordinators_can_use_the_admin(coordinator_client):
+def test_the_admin_is_the_operators_not_the_coordinators(coordinator_client, coordinator):
+    """Coordinators run their club on its own pages; the admin sees every club, so it is the
+    site's operators' (superusers') alone."""
+    response = coordinator_client.get(reverse("admin:index"))
+    assert response.status_code == 302
+    assert reverse("admin:login") in response["Location"]
+    coordinator.is_superuser = coordinator.is_staff = True
+    coordinator.save()
     assert coordinator_client.get(reverse("admin:index")).status_code == 200
     assert coordinator_client.get(reverse("admin:club_member_changelist")).status_code == 200
 
@@ -56,11 +63,13 @@ def test_a_member_record_needs_no_login(club):
 
 
 def test_role_check(club, coordinator):
+    other_club = ClubFactory()
     plain = UserFactory()
-    assert is_coordinator(coordinator)
-    assert not is_coordinator(plain)
-    plain.is_superuser = True
-    assert is_coordinator(plain)
+    assert is_coordinator(coordinator, club)
+    assert not is_coordinator(coordinator, other_club)  # no power in another club
+    assert not is_coordinator(plain, club)
+    plain.is_superuser = True  # the site's operators run every club
+    assert is_coordinator(plain, club) and is_coordinator(plain, other_club)
 
 
 def test_a_page_reads_the_users_groups_once(member_client):

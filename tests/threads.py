@@ -3,6 +3,7 @@ them: the tests' one way to start threads together."""
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -18,12 +19,15 @@ def at_once(works: Sequence[Callable[[], T]], timeout: float = 60) -> list[T | E
     database connections (a thread's connection is its own, and PostgreSQL cannot drop the
     test database while one stays open)."""
     barrier = threading.Barrier(len(works), timeout=timeout)
+    # Each thread runs in a copy of the caller's context: the club scope the test set up
+    # (club/scoping.py) holds in the threads too, as a request's holds in its view.
+    contexts = [contextvars.copy_context() for _ in works]
     results: list[T | Exception | None] = [None] * len(works)
 
     def run(i: int) -> None:
         try:
             barrier.wait()
-            results[i] = works[i]()
+            results[i] = contexts[i].run(works[i])
         except Exception as error:  # noqa: BLE001 - the caller inspects what each thread met
             results[i] = error
         finally:

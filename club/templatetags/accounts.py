@@ -12,4 +12,5 @@ def login_locked(user) -> bool:
 
 @register.simple_tag(takes_context=True)
 def may_manage_login(context, user) -> bool:
-    return accounts.may_manage_login(context["request"].user, user)
+    request = context["request"]
+    return accounts.may_manage_login(request.user, user, request.club)

@@ -78,12 +78,12 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A database that cannot be reached gives a calm 503 page, not an error page.
     "club.unavailable.DatabaseUnavailableMiddleware",
+    # request.club from the address (/c/<slug>/...), and every view inside that club's scope.
+    "club.middleware.ClubAddressMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # request.club: the club the request is about (one club per installation for now).
-    "club.middleware.CurrentClubMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -96,6 +96,12 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# The club served at the site's root (without /c/<slug>/) when the installation hosts several:
+# e.g. a club's own installation that lets a friend's club join keeps its old links. Empty:
+# an installation with one club serves it at the root; with several, the root lists them.
+HOME_CLUB = os.environ.get("HOME_CLUB", "").strip()
+# Whether anyone may start a club at /signup/ (a hosted service's operators switch it on).
+CLUB_SIGNUP = env_bool("CLUB_SIGNUP", False)
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -216,7 +222,8 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/London")
 USE_I18N = True
 USE_TZ = True
 
-STATIC_URL = "static/"
+# Absolute: a relative one would be read under whichever club's prefix asked first.
+STATIC_URL = "/static/"
 # Where `collectstatic` puts the files the server hands out (whitenoise).
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]

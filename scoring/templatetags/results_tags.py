@@ -7,6 +7,7 @@ from django import template
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 
+from club.lookups import my_member
 from scoring.charts import signed
 from scoring.standings import member_summary, plain_figure
 
@@ -20,7 +21,7 @@ def my_results(context):
     request = context.get("request")
     if request is None or not request.user.is_authenticated:
         return None
-    member = getattr(request.user, "member", None)
+    member = my_member(request)
     if member is None:
         return None
     return member_summary(member, request.club, timezone.localdate())

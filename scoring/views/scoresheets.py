@@ -38,7 +38,7 @@ def _match(request, pk: int) -> Match:
 
 
 def may_correct(user, match: Match) -> bool:
-    if is_coordinator(user):
+    if is_coordinator(user, match.club_id):
         return True
     return (
         match.chair_of(user) is not None

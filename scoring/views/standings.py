@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from club import csv_export
+from club.lookups import my_member
 from club.models import Club, Member, Session
 from club.roles import coordinator_required
 from scoring import standings
@@ -148,7 +149,7 @@ def _you(request, club: Club, board: standings.Leaderboard) -> dict | None:
         return None
     member_id = next((row.member_id for row in board.rows if row.user_id == me), None)
     if member_id is None:
-        member = getattr(request.user, "member", None)
+        member = my_member(request)
         if member is None:
             return None
         member_id = member.pk

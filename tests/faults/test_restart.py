@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import http.client
 import re
+import contextvars
 import signal
 import threading
 import time
@@ -178,9 +179,11 @@ def check_in(tablet: Tablet, session, late: list, stop: threading.Event) -> None
 
 
 def running(target: Callable, tablet: Tablet, *args) -> threading.Thread:
+    context = contextvars.copy_context()  # the test's club scope (tests/conftest.py)
+
     def run():
         try:
-            target(tablet, *args)
+            context.run(target, tablet, *args)
         except BaseException as error:  # reported by the test, not lost in the thread
             tablet.tally.failure = f"{type(error).__name__}: {error}"
         finally:
