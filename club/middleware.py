@@ -16,9 +16,11 @@ Without the prefix:
 The admin is the operators' and sees every club: it runs with the scope switched off.
 """
 
+import logging
 import re
 
 from django.conf import settings
+from django.db.utils import InterfaceError, OperationalError
 from django.http import HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.urls import get_script_prefix, set_script_prefix
@@ -26,6 +28,9 @@ from django.utils import timezone
 
 from club.models import Club
 from club.scoping import scope, scopes_disabled
+from club.unavailable import database_unavailable, is_database_unreachable
+
+logger = logging.getLogger(__name__)
 
 CLUB_ADDRESS = re.compile(r"^/c/(?P<slug>[^/]+)(?P<rest>/.*)?$", re.DOTALL)
 # The site's own pages, answered without a club on a many-club installation.
@@ -38,6 +43,17 @@ class ClubAddressMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        try:
+            return self._route(request)
+        except (OperationalError, InterfaceError) as error:
+            # Finding the club is the request's first query: a database that is down gives
+            # the calm 503 page here, as it does in a view (club/unavailable.py).
+            if is_database_unreachable(error):
+                logger.error("Database unreachable at %s: %s", request.path, error)
+                return database_unavailable(request)
+            raise
+
+    def _route(self, request):
         address = CLUB_ADDRESS.match(request.path_info)
         if address:
             return self._club_page(request, address["slug"], address["rest"])

@@ -25,9 +25,10 @@ def test_demo_club_has_members_and_working_logins(demo_dump, demo_club):
         request, username=COORDINATOR_LOGIN[0], password=COORDINATOR_LOGIN[1]
     )
     member = authenticate(request, username=MEMBER_LOGIN[0], password=MEMBER_LOGIN[1])
-    assert coordinator and is_coordinator(coordinator)
-    assert member and not is_coordinator(member)
-    assert member.member.table_name
+    club = Club.objects.get()
+    assert coordinator and is_coordinator(coordinator, club)
+    assert member and not is_coordinator(member, club)
+    assert member.memberships.get(club=club).table_name
 
 
 def test_demo_is_loaded_only_into_an_empty_database(demo_club, capsys):

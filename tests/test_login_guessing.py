@@ -169,9 +169,10 @@ def test_a_forged_known_logins_cookie_does_not_help(pat):
 def test_the_coordinator_can_let_a_waiting_member_in(pat, coordinator_client):
     flood("pat", settings.LOGIN_THROTTLE_PER_USERNAME)
     assert post_login(Client(), "pat", PASSWORD, address="192.0.2.50").status_code == 429
-    detail = coordinator_client.get(reverse("club:member_detail", args=[pat.member.pk]))
+    member = pat.memberships.get()
+    detail = coordinator_client.get(reverse("club:member_detail", args=[member.pk]))
     assert "Locked after too many wrong passwords" in detail.content.decode()
-    response = coordinator_client.post(reverse("club:login_unlock", args=[pat.member.pk]))
+    response = coordinator_client.post(reverse("club:login_unlock", args=[member.pk]))
     assert response.status_code == 302
     assert post_login(Client(), "pat", PASSWORD, address="192.0.2.50").status_code == 302
 

@@ -21,9 +21,9 @@ confirmed check-in is there, and the tallies equal a rebuild from the hands.
 
 from __future__ import annotations
 
+import contextvars
 import http.client
 import re
-import contextvars
 import signal
 import threading
 import time

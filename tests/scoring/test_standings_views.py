@@ -239,11 +239,12 @@ def test_query_counts_stay_the_same_when_members_and_hands_double(member_client,
     after = [queries_for(member_client, url) for url in pages(more_people, more_sessions)]
     assert after == before
     assert max(before) <= 10, before
-    # The season's standings: the session, the login, its groups, the club, then the rows
+    # The season's standings: the club, the session, the login, its groups, then the rows
     # with the season picker's span in the same statement; then, for the top of the page,
     # the reader's member (they have no row on the board to name them) and their last
-    # evening (a reader on the board: their last evening and its results).
-    assert before[0] == 7, before
+    # evening (a reader on the board: their last evening and its results); and whether the
+    # login coordinates this club (the menu's links).
+    assert before[0] == 8, before
 
 
 def test_the_season_picker_without_results_this_season(member_client, club):
