@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from club.models import Attendance, Club, Member, SeatingPlan, Session
 from club.roles import make_coordinator
+from club.scoping import scope
 from front.demo_play import demo_evenings
 
 COORDINATOR_LOGIN = ("coordinator", "mahjong-coordinator")
@@ -47,9 +48,9 @@ DEMO_MEMBERS = [
 BEGINNERS = {"Valerie", "Alan", "Hilary", "Dennis", "Lorna"}
 
 
-def create_club_and_members(rng: random.Random) -> Club:
-    club = Club.objects.current()
+def create_club_and_members(club: Club, rng: random.Random) -> Club:
     club.name = "Riverside U3A Mahjong"
+    club.slug = "riverside"
     club.rule_set = "classical"
     club.save()
     today = datetime.date.today()
@@ -66,7 +67,7 @@ def create_club_and_members(rng: random.Random) -> Club:
         )
     User = get_user_model()
     coordinator = User.objects.create_user(COORDINATOR_LOGIN[0], password=COORDINATOR_LOGIN[1])
-    make_coordinator(coordinator)
+    make_coordinator(coordinator, club)
     Member.objects.filter(table_name="Margaret").update(user=coordinator)
     member_user = User.objects.create_user(MEMBER_LOGIN[0], password=MEMBER_LOGIN[1])
     Member.objects.filter(table_name="Brian").update(user=member_user)
@@ -133,9 +134,11 @@ def database_is_empty() -> bool:
 @transaction.atomic
 def load_demo(seed: int = 2026) -> Club:
     rng = random.Random(seed)
-    club = create_club_and_members(rng)
-    for step in DEMO_STEPS:
-        step(club, rng)
+    club = Club.objects.current()
+    with scope(club=club):
+        create_club_and_members(club, rng)
+        for step in DEMO_STEPS:
+            step(club, rng)
     return club
 
 

@@ -1,12 +1,12 @@
 import uuid
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from club import member_import
-from club.models import Club
+from club.commands import ClubCommand
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = (
         "Add members from a spreadsheet saved as CSV (columns: Name, Name at the table, "
         "Email, Phone, Beginner), checked as the import page checks them: every row must be "
@@ -14,12 +14,13 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
+        super().add_arguments(parser)
         parser.add_argument("file", help="The spreadsheet, saved as CSV.")
         parser.add_argument(
             "--dry-run", action="store_true", help="Check every row and import nothing."
         )
 
-    def handle(self, *args, file, dry_run, **options):
+    def handle_club(self, club, *args, file, dry_run, **options):
         try:
             with open(file, "rb") as spreadsheet:
                 data = spreadsheet.read(member_import.MAX_BYTES + 1)
@@ -31,7 +32,6 @@ class Command(BaseCommand):
             text = member_import.decode(data)
         except member_import.Unreadable as error:
             raise CommandError(str(error)) from None
-        club = Club.objects.current()
         batch = member_import.read(text, club)
         if not batch.is_clean:
             lines = batch.problems + [m for row in batch.bad_rows for m in row.messages()]

@@ -2,6 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
+from club.scoping import scopes_disabled
 from scoring.standings import rebuild_results
 
 
@@ -9,5 +10,6 @@ class Command(BaseCommand):
     help = "Recompute the standings' per-match results from the recorded hands."
 
     def handle(self, *args, **options):
-        count = rebuild_results()
+        with scopes_disabled():  # every club's matches, each from its own hands
+            count = rebuild_results()
         self.stdout.write(f"Recomputed the results of {count} matches.")
