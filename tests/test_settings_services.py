@@ -61,6 +61,12 @@ def test_the_pool_s_smallest_size_and_wait_come_from_the_environment():
     assert database_settings(environ, BASE)["OPTIONS"]["pool"]["min_size"] == 0
 
 
+def test_behind_pgbouncer_s_transaction_mode_no_cursor_outlives_its_transaction():
+    assert "DISABLE_SERVER_SIDE_CURSORS" not in database_settings({"DATABASE_URL": PG}, BASE)
+    environ = {"DATABASE_URL": PG, "CONN_MAX_AGE": "0", "DISABLE_SERVER_SIDE_CURSORS": "true"}
+    assert database_settings(environ, BASE)["DISABLE_SERVER_SIDE_CURSORS"] is True
+
+
 @pytest.mark.parametrize(
     ("environ", "message"),
     [
@@ -75,6 +81,7 @@ def test_the_pool_s_smallest_size_and_wait_come_from_the_environment():
         ),
         ({"DATABASE_URL": PG, "DB_POOL_MAX_SIZE": "four"}, "DB_POOL_MAX_SIZE must be a whole"),
         ({"DATABASE_URL": PG, "DB_POOL_MAX_SIZE": "2", "DB_POOL_TIMEOUT": "0"}, "DB_POOL_TIMEOUT"),
+        ({"DATABASE_URL": PG, "DISABLE_SERVER_SIDE_CURSORS": "sometimes"}, "must be true or"),
     ],
 )
 def test_a_pool_setting_that_cannot_work_is_named(environ, message):
@@ -89,6 +96,7 @@ def test_a_shared_cache_in_the_database_or_redis(monkeypatch):
     assert cache_settings({"CACHE_URL": "database"})["default"] == {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "club_cache",
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
     }
     assert cache_settings({"CACHE_URL": "redis://cache.internal:6379/1"})["default"] == {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",

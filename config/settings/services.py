@@ -6,7 +6,8 @@ the settings (which read the real environment once, at start-up).
 - One club on one computer (the default): SQLite or PostgreSQL from DATABASE_URL, database
   connections kept CONN_MAX_AGE seconds, and the cache in each server process's memory.
 - Several app servers: DB_POOL_MAX_SIZE turns on Django's PostgreSQL connection pool (one
-  pool per server process; PgBouncer in front of PostgreSQL is the alternative), and
+  pool per server process; PgBouncer in front of PostgreSQL is the alternative, with
+  DISABLE_SERVER_SIDE_CURSORS in its transaction mode), and
   CACHE_URL puts the cache where every server sees it: `database` (Django's DatabaseCache,
   a table made by `manage.py createcachetable`) or a `redis://` address.
 """
@@ -26,6 +27,7 @@ POSTGRESQL = "django.db.backends.postgresql"
 
 # The table `createcachetable` makes for CACHE_URL=database.
 CACHE_TABLE = "club_cache"
+DATABASE_CACHE_ENTRIES = 20_000
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
@@ -42,6 +44,15 @@ def whole_number(environ: Mapping[str, str], name: str, default: int, minimum: i
     return number
 
 
+def yes_or_no(environ: Mapping[str, str], name: str) -> bool:
+    value = environ.get(name, "").strip().lower()
+    if value in ("", "0", "false", "no", "off"):
+        return False
+    if value in ("1", "true", "yes", "on"):
+        return True
+    raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}.")
+
+
 def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
     """DATABASES["default"] from DATABASE_URL, CONN_MAX_AGE and the DB_POOL_* variables."""
     url = environ.get("DATABASE_URL", "").strip() or f"sqlite:///{base_dir / 'db.sqlite3'}"
@@ -54,6 +65,10 @@ def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, A
             f"{conn_max_age}): the pool keeps the connections open."
         )
     database = dj_database_url.parse(url, conn_max_age=conn_max_age, conn_health_checks=True)
+    if yes_or_no(environ, "DISABLE_SERVER_SIDE_CURSORS"):
+        # Behind PgBouncer in transaction mode, a cursor must not outlive its transaction:
+        # `.iterator()` then reads in chunks from an ordinary cursor instead.
+        database["DISABLE_SERVER_SIDE_CURSORS"] = True
     options = database.setdefault("OPTIONS", {})
     if database["ENGINE"] == SQLITE:
         # Several people tapping at once: every transaction takes the write lock when it
@@ -100,6 +115,8 @@ def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
         default = {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": CACHE_TABLE,
+            # Room for every club's standings and login counts (Django's default is 300).
+            "OPTIONS": {"MAX_ENTRIES": DATABASE_CACHE_ENTRIES},
         }
     elif value.startswith(REDIS_SCHEMES):
         if importlib.util.find_spec("redis") is None:
