@@ -62,7 +62,7 @@ def test_the_pool_s_smallest_size_and_wait_come_from_the_environment():
 
 
 def test_behind_pgbouncer_s_transaction_mode_no_cursor_outlives_its_transaction():
-    assert "DISABLE_SERVER_SIDE_CURSORS" not in database_settings({"DATABASE_URL": PG}, BASE)
+    assert not database_settings({"DATABASE_URL": PG}, BASE).get("DISABLE_SERVER_SIDE_CURSORS")
     environ = {"DATABASE_URL": PG, "CONN_MAX_AGE": "0", "DISABLE_SERVER_SIDE_CURSORS": "true"}
     assert database_settings(environ, BASE)["DISABLE_SERVER_SIDE_CURSORS"] is True
 
