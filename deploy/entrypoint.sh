@@ -19,12 +19,14 @@ if [ -z "${SECRET_KEY:-}" ]; then
     export SECRET_KEY
 fi
 
-"$PYTHON" deploy/wait_for_database.py
+# What the start-up says goes to standard error, so a command's own output stays clean
+# (`docker compose run --rm -T app python manage.py export_club > club.json`).
+"$PYTHON" deploy/wait_for_database.py >&2
 
 if [ "${MIGRATE_ON_START:-true}" = "true" ]; then
-    "$PYTHON" manage.py migrate --noinput
+    "$PYTHON" manage.py migrate --noinput >&2
     # The table for CACHE_URL=database; does nothing for the other caches.
-    "$PYTHON" manage.py createcachetable
+    "$PYTHON" manage.py createcachetable >&2
 fi
 
 if [ "$#" -eq 0 ]; then
