@@ -234,7 +234,8 @@ def password_changed(user) -> None:
 class RequirePasswordChangeMiddleware:
     """After a temporary password, every page leads to "choose your own password"."""
 
-    ALLOWED = {"password_change", "password_change_done", "logout"}
+    # The health endpoint (front/health.py) reads no session: a probe is no one's page.
+    ALLOWED = {"password_change", "password_change_done", "logout", "health"}
 
     def __init__(self, get_response):
         self.get_response = get_response

@@ -5,6 +5,7 @@ from django.urls import include, path
 from club.login_names import AdminLoginForm
 from club.views import accounts as account_views
 from front import views as front_views
+from front.health import health
 from scoring.views import practice as practice_views
 
 admin.site.site_header = "Mahjong club administration"
@@ -14,6 +15,8 @@ admin.site.login_form = AdminLoginForm
 urlpatterns = [
     path("", front_views.home, name="home"),
     path("favicon.ico", front_views.favicon, name="favicon"),
+    # For load balancers: 200 "ok" when the database answers (front/health.py).
+    path("health/", health, name="health"),
     path("menu/", front_views.menu, name="menu"),
     path("settings/", front_views.club_settings, name="club_settings"),
     path("settings/backup/", front_views.club_backup, name="club_backup"),

@@ -1,4 +1,4 @@
-"""WSGI entry point: `gunicorn config.wsgi` (see docs/deployment.md)."""
+"""WSGI entry point: `gunicorn config.wsgi` (see docs/deploy.md)."""
 
 import os
 

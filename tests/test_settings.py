@@ -19,13 +19,26 @@ PROBE = (
 )
 
 
+SET_BY_THE_RUN = {
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "DATABASE_URL",
+    "TIME_ZONE",
+    "STATIC_ROOT",
+    "CONN_MAX_AGE",
+    "DB_POOL_MAX_SIZE",
+    "DB_POOL_MIN_SIZE",
+    "DB_POOL_TIMEOUT",
+    "DISABLE_SERVER_SIDE_CURSORS",
+    "CACHE_URL",
+}
+
+
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
-    clean_env = {
-        k: v
-        for k, v in os.environ.items()
-        if k
-        not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "TIME_ZONE", "STATIC_ROOT"}
-    }
+    # The suite's own database and cache choices (a run with DB_POOL_MAX_SIZE set, say) are
+    # not the settings under test.
+    clean_env = {k: v for k, v in os.environ.items() if k not in SET_BY_THE_RUN}
     clean_env.update(env, DJANGO_SETTINGS_MODULE="config.settings.base")
     return subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=clean_env, capture_output=True, text=True
@@ -91,7 +104,7 @@ def test_production_settings_pass_check_deploy(debug):
             **{
                 k: v
                 for k, v in os.environ.items()
-                if k not in {"DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+                if k not in SET_BY_THE_RUN | {"DJANGO_ALLOW_ASYNC_UNSAFE"}
             },
             "DJANGO_SETTINGS_MODULE": "config.settings.base",
             "DEBUG": debug,

@@ -1,7 +1,7 @@
 """Settings for the club app, read from the environment.
 
 DEBUG, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and TIME_ZONE come from the
-environment (see docs/deployment.md). With DEBUG off the secure defaults apply, so
+environment (see docs/deploy.md). With DEBUG off the secure defaults apply, so
 `manage.py check --deploy` stays quiet in production.
 """
 
@@ -9,8 +9,9 @@ import datetime
 import os
 from pathlib import Path
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from config.settings.services import cache_settings, database_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -120,26 +121,12 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
-}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Several people tapping at once: every transaction takes the write lock when it begins
-    # (IMMEDIATE), so a transaction that read first never fails upgrading its lock, and a
-    # waiting writer queues for up to `timeout` seconds instead of "database is locked".
-    # WAL lets pages be read while someone writes.
-    DATABASES["default"]["OPTIONS"] = {
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
-        "init_command": (
-            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-            "PRAGMA busy_timeout=20000; PRAGMA foreign_keys=ON;"
-        ),
-    }
+# DATABASE_URL, CONN_MAX_AGE, and DB_POOL_MAX_SIZE for PostgreSQL's connection pool (several
+# app servers); the choices are in config/settings/services.py.
+DATABASES = {"default": database_settings(os.environ, BASE_DIR)}
+# CACHE_URL: each process's memory by default, or `database` or `redis://...`, which every
+# app server shares (the login throttle's counts are kept here).
+CACHES = cache_settings(os.environ)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -154,7 +141,7 @@ AUTHENTICATION_BACKENDS = [
     "club.login_names.CaseInsensitiveModelBackend",
 ]
 # The client's address, for the lockout and the throttle below. Behind a reverse proxy
-# (docs/deployment.md) every request comes from the proxy: set TRUSTED_PROXIES to the number of
+# (docs/deploy.md) every request comes from the proxy: set TRUSTED_PROXIES to the number of
 # proxies in front, each adding the address it saw to X-Forwarded-For; the address the
 # outermost one saw is then the client's. With 0 (the default) the header is ignored, since
 # anyone can send it, and REMOTE_ADDR is the address. gunicorn must then listen only where
@@ -243,6 +230,8 @@ MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 # Secure defaults whenever DEBUG is off (production behind HTTPS).
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # Load balancers probe the health endpoint (front/health.py) over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

@@ -1,0 +1,132 @@
+"""The database and the cache, chosen from the environment (docs/deploy.md).
+
+Plain functions of an environment mapping, so the choices can be tested without importing
+the settings (which read the real environment once, at start-up).
+
+- One club on one computer (the default): SQLite or PostgreSQL from DATABASE_URL, database
+  connections kept CONN_MAX_AGE seconds, and the cache in each server process's memory.
+- Several app servers: DB_POOL_MAX_SIZE turns on Django's PostgreSQL connection pool (one
+  pool per server process; PgBouncer in front of PostgreSQL is the alternative, with
+  DISABLE_SERVER_SIDE_CURSORS in its transaction mode), and
+  CACHE_URL puts the cache where every server sees it: `database` (Django's DatabaseCache,
+  a table made by `manage.py createcachetable`) or a `redis://` address.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+SQLITE = "django.db.backends.sqlite3"
+POSTGRESQL = "django.db.backends.postgresql"
+
+# The table `createcachetable` makes for CACHE_URL=database.
+CACHE_TABLE = "club_cache"
+DATABASE_CACHE_ENTRIES = 20_000
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def whole_number(environ: Mapping[str, str], name: str, default: int, minimum: int = 0) -> int:
+    value = environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        number = minimum - 1
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be a whole number from {minimum}, not {value!r}.")
+    return number
+
+
+def yes_or_no(environ: Mapping[str, str], name: str) -> bool:
+    value = environ.get(name, "").strip().lower()
+    if value in ("", "0", "false", "no", "off"):
+        return False
+    if value in ("1", "true", "yes", "on"):
+        return True
+    raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}.")
+
+
+def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
+    """DATABASES["default"] from DATABASE_URL, CONN_MAX_AGE and the DB_POOL_* variables."""
+    url = environ.get("DATABASE_URL", "").strip() or f"sqlite:///{base_dir / 'db.sqlite3'}"
+    pool_max = whole_number(environ, "DB_POOL_MAX_SIZE", 0)
+    conn_max_age = whole_number(environ, "CONN_MAX_AGE", 0 if pool_max else 60)
+    if pool_max and conn_max_age:
+        # Django refuses both: the pool keeps the connections open itself.
+        raise ImproperlyConfigured(
+            f"CONN_MAX_AGE must be 0 or unset when DB_POOL_MAX_SIZE is set (it is "
+            f"{conn_max_age}): the pool keeps the connections open."
+        )
+    database = dj_database_url.parse(url, conn_max_age=conn_max_age, conn_health_checks=True)
+    if yes_or_no(environ, "DISABLE_SERVER_SIDE_CURSORS"):
+        # Behind PgBouncer in transaction mode, a cursor must not outlive its transaction:
+        # `.iterator()` then reads in chunks from an ordinary cursor instead.
+        database["DISABLE_SERVER_SIDE_CURSORS"] = True
+    options = database.setdefault("OPTIONS", {})
+    if database["ENGINE"] == SQLITE:
+        # Several people tapping at once: every transaction takes the write lock when it
+        # begins (IMMEDIATE), so a transaction that read first never fails upgrading its
+        # lock, and a waiting writer queues for up to `timeout` seconds instead of "database
+        # is locked". WAL lets pages be read while someone writes.
+        options.update(
+            {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": (
+                    "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+                    "PRAGMA busy_timeout=20000; PRAGMA foreign_keys=ON;"
+                ),
+            }
+        )
+    if pool_max:
+        if database["ENGINE"] != POSTGRESQL:
+            raise ImproperlyConfigured(
+                "DB_POOL_MAX_SIZE needs PostgreSQL: DATABASE_URL must start with postgres://."
+            )
+        pool_min = whole_number(environ, "DB_POOL_MIN_SIZE", min(2, pool_max))
+        if pool_min > pool_max:
+            raise ImproperlyConfigured(
+                f"DB_POOL_MIN_SIZE ({pool_min}) must not be more than DB_POOL_MAX_SIZE "
+                f"({pool_max})."
+            )
+        options["pool"] = {
+            "min_size": pool_min,
+            "max_size": pool_max,
+            # Seconds a request waits for a free connection before it gets the 503 page.
+            "timeout": whole_number(environ, "DB_POOL_TIMEOUT", 10, minimum=1),
+        }
+    return database
+
+
+def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
+    """CACHES from CACHE_URL: `memory` (the default), `database`, or a redis:// address."""
+    value = environ.get("CACHE_URL", "").strip()
+    if value in ("", "memory"):
+        # Each server process keeps its own (the login throttle's counts among them).
+        default = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    elif value == "database":
+        default = {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": CACHE_TABLE,
+            # Room for every club's standings and login counts (Django's default is 300).
+            "OPTIONS": {"MAX_ENTRIES": DATABASE_CACHE_ENTRIES},
+        }
+    elif value.startswith(REDIS_SCHEMES):
+        if importlib.util.find_spec("redis") is None:
+            raise ImproperlyConfigured(
+                "CACHE_URL is a Redis address, but the redis package is not installed: "
+                "install the app with its redis extra (pip install '.[redis]')."
+            )
+        default = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": value}
+    else:
+        raise ImproperlyConfigured(
+            f"CACHE_URL must be memory, database or a redis:// address, not {value!r}."
+        )
+    return {"default": default}
