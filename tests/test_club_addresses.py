@@ -118,3 +118,12 @@ def test_the_first_request_to_a_new_installation_makes_its_club(client, db):
     assert not Club.objects.exists()
     assert client.get("/").status_code == 200
     assert Club.objects.get().slug == "our-club"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_first_requests_at_once_make_one_club():
+    from tests.threads import at_once, failures
+
+    results = at_once([Club.objects.current for _ in range(6)])
+    assert failures(results) == []
+    assert Club.objects.count() == 1
