@@ -9,6 +9,8 @@ scoring, ties the two together, as the club's settings form does).
 from __future__ import annotations
 
 import unicodedata
+from functools import cache
+from zoneinfo import available_timezones
 
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
@@ -24,7 +26,7 @@ from club.models import (
     validate_club_slug,
     validate_time_zone,
 )
-from club.names import check_new_username, clean_name
+from club.names import check_new_username, clean_name, tidy_name
 from club.refusals import Refused
 from club.scoping import scopes_disabled
 from scoring.rules import rule_set_choices
@@ -66,20 +68,66 @@ SLUG_LENGTH = 40
 NAME_LENGTH = Club._meta.get_field("name").max_length
 CURRENCY_LENGTH = Club._meta.get_field("currency_symbol").max_length
 NAME_MESSAGE = "Please type the club's name."
-CURRENCY_MESSAGE = "Please give the symbol of the club's money in 1 to 3 characters, e.g. £, € or $."
-RULE_SET_MESSAGE = "Please choose one of the rule sets in the list."
+CURRENCY_MESSAGE = (
+    "Please give the symbol of the club's money in 1 to 3 characters, e.g. £, € or $."
+)
 PASSWORD_MESSAGE = "Please choose a password for the coordinator's login."
 
 # What each rule set is, in a sentence, for someone choosing one for a new club.
 RULE_SET_DESCRIPTIONS = {
     "classical": "Points for going out and for each set and pair, then doublings, up to a "
     "limit: the rules most British clubs learnt from.",
-    "hk": "Faan for what the hand contains, turned into points by a table: Hong Kong's "
-    "old style.",
+    "hk": "Faan for what the hand contains, turned into points by a table: Hong Kong's old style.",
     "fan": "A simple table of fan for what the hand contains, turned into points.",
     "u3a": "Each hand is one of a list of hands with its points, paid in chips: the house "
     "rules of the Balsall Common U3A group.",
 }
+
+
+# The time zones most clubs here are in, first in the list: the UK and Ireland, western
+# Europe, Australia, New Zealand and North America.
+COMMON_TIME_ZONES = (
+    "Europe/London",
+    "Europe/Dublin",
+    "Europe/Paris",
+    "Europe/Amsterdam",
+    "Europe/Berlin",
+    "Europe/Madrid",
+    "Europe/Rome",
+    "Australia/Sydney",
+    "Australia/Melbourne",
+    "Australia/Brisbane",
+    "Australia/Adelaide",
+    "Australia/Perth",
+    "Australia/Hobart",
+    "Pacific/Auckland",
+    "America/New_York",
+    "America/Toronto",
+    "America/Chicago",
+    "America/Denver",
+    "America/Phoenix",
+    "America/Los_Angeles",
+    "America/Vancouver",
+    "America/Halifax",
+)
+
+
+@cache
+def time_zone_choices() -> list:
+    """Every time zone, for a select: the common ones first, then the rest A to Z, each
+    written with spaces ("America/New York")."""
+    zones = available_timezones()
+    common = [zone for zone in COMMON_TIME_ZONES if zone in zones]
+    others = sorted(zone for zone in zones if zone not in common and "/" in zone)
+    others += sorted(zone for zone in zones if zone not in common and "/" not in zone)
+
+    def label(zone: str) -> str:
+        return zone.replace("_", " ")
+
+    return [
+        ("Common time zones", [(zone, label(zone)) for zone in common]),
+        ("Every time zone", [(zone, label(zone)) for zone in others]),
+    ]
 
 
 class ClubNotStarted(Refused):
@@ -89,7 +137,9 @@ class ClubNotStarted(Refused):
 
     def __init__(self, problems: dict[str, list[str]]):
         self.problems = problems
-        super().__init__(" ".join(message for messages in problems.values() for message in messages))
+        super().__init__(
+            " ".join(message for messages in problems.values() for message in messages)
+        )
 
 
 def suggest_slug(name: str) -> str:
@@ -115,7 +165,9 @@ def suggest_slug(name: str) -> str:
 
 def rule_set_options() -> list[tuple[str, str, str]]:
     """(name, title, a sentence saying what it is) of every rule set, for choosing one."""
-    return [(name, title, RULE_SET_DESCRIPTIONS.get(name, "")) for name, title in rule_set_choices()]
+    return [
+        (name, title, RULE_SET_DESCRIPTIONS.get(name, "")) for name, title in rule_set_choices()
+    ]
 
 
 def slug_problem(slug: str) -> str | None:
@@ -174,13 +226,15 @@ def problems_with(
             refuse("name", f"The club's name can have at most {NAME_LENGTH} characters.")
     if problem := slug_problem(slug):
         refuse("slug", problem)
-    if rule_set not in dict(rule_set_choices()):
-        refuse("rule_set", RULE_SET_MESSAGE)
+    rule_sets = dict(rule_set_choices())
+    if rule_set not in rule_sets:
+        named = ", ".join(rule_sets)
+        refuse("rule_set", f"There is no rule set “{rule_set}”: please choose one of {named}.")
     if time_zone is not None:
         try:
             validate_time_zone(time_zone)
         except ValidationError:
-            refuse("time_zone", TIME_ZONE_MESSAGE)
+            refuse("time_zone", f"There is no time zone “{time_zone}”. {TIME_ZONE_MESSAGE}")
     if currency_symbol is not None and not 1 <= len(currency_symbol) <= CURRENCY_LENGTH:
         refuse("currency_symbol", CURRENCY_MESSAGE)
     if email:
@@ -241,9 +295,9 @@ def start_club(
 
     Two sign-ups for one address at once: the database's unique address lets one in and
     the other is refused with the same words as a taken address."""
-    name, slug, coordinator_username, email = tidy_entries(
-        name, slug, coordinator_username, email
-    )
+    name, slug, coordinator_username, email = tidy_entries(name, slug, coordinator_username, email)
+    if currency_symbol is not None:
+        currency_symbol = tidy_name(currency_symbol)
     entries = {"time_zone": time_zone, "currency_symbol": currency_symbol}
     problems = problems_with(
         name=name,

@@ -1,4 +1,4 @@
-"""The club's settings page's form: its name, rule set and the rule set's options, starting
+"""The club's settings page's form: its name, time zone and currency, rule set and the rule set's options, starting
 tally, seating and standings preferences. Here rather than in club: the rule sets are
 scoring's (club, below it, keeps a plain rule-set name and options)."""
 
@@ -7,13 +7,16 @@ from decimal import Decimal
 from django import forms
 
 from club.models import (
+    MAX_TABLE_MONEY,
     MIN_SESSIONS_MESSAGE,
     STARTING_TALLY_MESSAGE,
     TABLE_MONEY_MESSAGE,
+    TIME_ZONE_MESSAGE,
     Club,
 )
-from club.names import clean_name
+from club.names import clean_name, tidy_name
 from club.numbers import WholeNumberField
+from front.clubs import CURRENCY_MESSAGE, time_zone_choices
 from scoring.rules import club_options, get_ruleset, rule_set_choices, validate_club_rules
 
 OPTION_PREFIX = "option_"
@@ -50,11 +53,20 @@ class ClubSettingsForm(forms.ModelForm):
     """
 
     rule_set = forms.ChoiceField(label="Rule set", choices=rule_set_choices)
+    time_zone = forms.ChoiceField(
+        label="The club's time zone",
+        choices=time_zone_choices,
+        required=False,
+        help_text="“Tonight” and the times on the club's pages are in this time zone.",
+        error_messages={"invalid_choice": TIME_ZONE_MESSAGE},
+    )
 
     class Meta:
         model = Club
         fields = [
             "name",
+            "time_zone",
+            "currency_symbol",
             "rule_set",
             "starting_tally",
             "odd_tables",
@@ -74,7 +86,10 @@ class ClubSettingsForm(forms.ModelForm):
             },
             "min_sessions": {"min_value": MIN_SESSIONS_MESSAGE, "max_value": MIN_SESSIONS_MESSAGE},
             "table_money": {"min_value": TABLE_MONEY_MESSAGE, "max_value": TABLE_MONEY_MESSAGE},
+            "currency_symbol": {"max_length": CURRENCY_MESSAGE},
         }
+        labels = {"currency_symbol": "The club's money: its symbol"}
+        help_texts = {"currency_symbol": "E.g. £, € or $: table money is written with it."}
         widgets = {
             "odd_tables": forms.RadioSelect,
             "dice_count": forms.RadioSelect,
@@ -116,6 +131,14 @@ class ClubSettingsForm(forms.ModelForm):
         for name in self.STANDINGS_FIELDS:
             self.fields[name].required = False
         self.fields["table_money"].required = False
+        self.fields["table_money"].help_text = (
+            f"In {self.instance.currency_symbol}, e.g. 2.50."
+            if self.instance.currency_symbol
+            else "E.g. 2.50."
+        )
+        # Left out of a post (an older page, a script): the saved one stays (clean_...).
+        self.fields["currency_symbol"].required = False
+        self.fields["currency_symbol"].widget.attrs.update(size=3, autocomplete="off")
         ruleset = get_ruleset(rule_set)
         same_rules = rule_set == self.instance.rule_set
         saved_options = self.instance.rule_options if same_rules else {}
@@ -182,9 +205,31 @@ class ClubSettingsForm(forms.ModelForm):
     def clean_name(self):
         return clean_name(self.cleaned_data["name"], "Please type the club's name.")
 
+    def clean_time_zone(self):
+        if "time_zone" not in self.data:
+            return self.instance.time_zone
+        if not self.cleaned_data.get("time_zone"):
+            raise forms.ValidationError(TIME_ZONE_MESSAGE)
+        return self.cleaned_data["time_zone"]
+
+    def clean_currency_symbol(self):
+        if "currency_symbol" not in self.data:
+            return self.instance.currency_symbol
+        symbol = tidy_name(self.cleaned_data.get("currency_symbol") or "")
+        if not symbol or len(symbol) > 3:
+            raise forms.ValidationError(CURRENCY_MESSAGE)
+        return symbol
+
     def clean_table_money(self):
         # Only asked for when the club collects table money; empty means none.
-        return self.cleaned_data.get("table_money") or Decimal("0")
+        amount = self.cleaned_data.get("table_money") or Decimal("0")
+        if not 0 <= amount <= MAX_TABLE_MONEY:
+            symbol = self.instance.currency_symbol
+            raise forms.ValidationError(
+                f"The table money must be between {symbol}0 and {symbol}{MAX_TABLE_MONEY}.",
+                code="max_value" if amount > 0 else "min_value",
+            )
+        return amount
 
     def clean_dice_count(self):
         # Only asked for when the dice are shown; an absent choice keeps the saved one.
@@ -239,7 +284,8 @@ class ClubSettingsForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        if cleaned.get("collects_table_money") and not cleaned.get("table_money"):
+        money_missing = "table_money" not in self.errors and not cleaned.get("table_money")
+        if cleaned.get("collects_table_money") and money_missing:
             self.add_error(
                 "table_money", "Please give the table money each person pays, e.g. 2.50."
             )

@@ -48,7 +48,9 @@ class Command(BaseCommand):
         except ClubNotStarted as refusal:
             raise CommandError(str(refusal)) from None
         address = f"/c/{club.slug}/"
-        hosts = [host for host in settings.ALLOWED_HOSTS if host and not host.startswith((".", "*"))]
+        hosts = [
+            host for host in settings.ALLOWED_HOSTS if host and not host.startswith((".", "*"))
+        ]
         if hosts:
             address = f"https://{hosts[0]}{address}"
         self.stdout.write(
