@@ -14,6 +14,7 @@ admin.site.login_form = AdminLoginForm
 urlpatterns = [
     path("", front_views.home, name="home"),
     path("favicon.ico", front_views.favicon, name="favicon"),
+    path("signup/", front_views.signup, name="signup"),
     path("menu/", front_views.menu, name="menu"),
     path("settings/", front_views.club_settings, name="club_settings"),
     path("settings/backup/", front_views.club_backup, name="club_backup"),

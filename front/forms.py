@@ -16,7 +16,15 @@ from club.models import (
 )
 from club.names import clean_name, tidy_name
 from club.numbers import WholeNumberField
-from front.clubs import CURRENCY_MESSAGE, time_zone_choices
+from front.clubs import (
+    CURRENCY_MESSAGE,
+    ClubNotStarted,
+    problems_with,
+    start_club,
+    suggest_slug,
+    tidy_entries,
+    time_zone_choices,
+)
 from scoring.rules import club_options, get_ruleset, rule_set_choices, validate_club_rules
 
 OPTION_PREFIX = "option_"
@@ -304,3 +312,110 @@ class ClubSettingsForm(forms.ModelForm):
         if commit:
             club.save()
         return club
+
+
+class SignupForm(forms.Form):
+    """A new club and its first coordinator's login (the sign-up page). The checks and the
+    write are front/clubs.py's, shared with `manage.py create_club`."""
+
+    name = forms.CharField(
+        label="The club's name",
+        max_length=120,
+        error_messages={"required": "Please type the club's name."},
+    )
+    slug = forms.CharField(
+        label="The club's address",
+        max_length=40,
+        required=False,
+        help_text="Lower-case letters, digits and dashes. Leave it empty to make one from the "
+        "club's name.",
+        widget=forms.TextInput(attrs={"autocapitalize": "none", "spellcheck": "false"}),
+    )
+    rule_set = forms.ChoiceField(
+        label="The rules you play",
+        choices=rule_set_choices,
+        initial="classical",
+        widget=forms.RadioSelect,
+        help_text="You can change the rules and their details later, in the club's settings.",
+        error_messages={"required": "Please choose the rules your club plays."},
+    )
+    username = forms.CharField(
+        label="Your login name",
+        max_length=150,
+        help_text="You will be the club's first coordinator. Letters a to z, digits and "
+        "@ . + - _, no spaces.",
+        widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "username"}),
+        error_messages={"required": "Please choose a login name for yourself."},
+    )
+    password1 = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text="At least 8 characters, not a common password and not all digits.",
+        error_messages={"required": "Please choose a password."},
+    )
+    password2 = forms.CharField(
+        label="Your password again",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        error_messages={"required": "Please type the password a second time."},
+    )
+    email = forms.CharField(
+        label="Your email (optional)",
+        required=False,
+        max_length=254,
+        help_text="Only for resetting a forgotten password.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    # Where start_club's findings go on this form.
+    FIELDS = {"password": "password1"}
+
+    def clean(self):
+        cleaned = super().clean()
+        name, slug, username, email = tidy_entries(
+            cleaned.get("name", ""),
+            cleaned.get("slug", ""),
+            cleaned.get("username", ""),
+            cleaned.get("email", ""),
+        )
+        if not slug and name:
+            slug = suggest_slug(name)
+            # Shown in the field when the page comes back, to keep or change.
+            self.data = self.data.copy()
+            self.data["slug"] = slug
+        cleaned.update(name=name, slug=slug, username=username, email=email)
+        first, second = cleaned.get("password1"), cleaned.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", "The two passwords are not the same. Please type it again.")
+        problems = problems_with(
+            name=name,
+            slug=slug,
+            rule_set=cleaned.get("rule_set", ""),
+            username=username,
+            password=first or "",
+            email=email,
+        )
+        self.add_refusal(ClubNotStarted(problems))
+        return cleaned
+
+    def add_refusal(self, refusal: ClubNotStarted) -> None:
+        """start_club's findings beside their fields (a field refused already keeps its
+        own message)."""
+        for field, messages in refusal.problems.items():
+            field = self.FIELDS.get(field, field)
+            if field in self.errors:
+                continue
+            for message in messages:
+                self.add_error(field, message)
+
+    def start(self) -> Club:
+        data = self.cleaned_data
+        return start_club(
+            data["name"],
+            data["slug"],
+            data["rule_set"],
+            data["username"],
+            data["password1"],
+            data["email"],
+        )
