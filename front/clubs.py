@@ -75,12 +75,10 @@ PASSWORD_MESSAGE = "Please choose a password for the coordinator's login."
 
 # What each rule set is, in a sentence, for someone choosing one for a new club.
 RULE_SET_DESCRIPTIONS = {
-    "classical": "Points for going out and for each set and pair, then doublings, up to a "
-    "limit: the rules most British clubs learnt from.",
-    "hk": "Faan for what the hand contains, turned into points by a table: Hong Kong's old style.",
-    "fan": "A simple table of fan for what the hand contains, turned into points.",
-    "u3a": "Each hand is one of a list of hands with its points, paid in chips: the house "
-    "rules of the Balsall Common U3A group.",
+    "classical": "Points for going out and for each set and pair, then doublings, up to a limit.",
+    "hk": "Faan for what the hand contains, turned into points by a table.",
+    "fan": "Fan for what the hand contains, turned into points by a simpler table.",
+    "u3a": "Each hand is one from a list, with its points, paid in chips.",
 }
 
 
