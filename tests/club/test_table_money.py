@@ -126,3 +126,18 @@ def test_settings_turn_table_money_on_and_ask_for_the_amount(coordinator_client,
 def test_the_database_refuses_negative_table_money(club):
     with pytest.raises(IntegrityError), transaction.atomic():
         Club.objects.filter(pk=club.pk).update(table_money=Decimal("-1"))
+
+
+@pytest.mark.parametrize(
+    ("amount", "symbol", "written"),
+    [
+        (Decimal("2.5"), "£", "£2.50"),
+        (Decimal("0"), "€", "€0.00"),
+        (None, "$", "$0.00"),
+        (Decimal("1250"), "NZ$", "NZ$1,250.00"),
+    ],
+)
+def test_an_amount_is_written_with_the_clubs_symbol_and_pence(amount, symbol, written):
+    from club.money import money
+
+    assert money(amount, Club(currency_symbol=symbol)) == written
