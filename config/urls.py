@@ -17,6 +17,7 @@ urlpatterns = [
     path("favicon.ico", front_views.favicon, name="favicon"),
     # For load balancers: 200 "ok" when the database answers (front/health.py).
     path("health/", health, name="health"),
+    path("signup/", front_views.signup, name="signup"),
     path("menu/", front_views.menu, name="menu"),
     path("settings/", front_views.club_settings, name="club_settings"),
     path("settings/backup/", front_views.club_backup, name="club_backup"),

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from club.models import AttendanceCounts, SeatingPlan, Session
+from club.money import money
 from scoring import selectors
 
 
@@ -104,7 +105,8 @@ def evening(session: Session) -> Evening:
 
     here = f"{counts.present} here, {counts.absent} not here"
     if session.club.collects_table_money:
-        here += f", {_plural(counts.paid, 'has', 'have')} paid"
+        takings = money(counts.takings, session.club)
+        here += f", {_plural(counts.paid, 'has', 'have')} paid ({takings})"
     result.steps.append(
         Step(
             "check_in",

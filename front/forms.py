@@ -1,4 +1,4 @@
-"""The club's settings page's form: its name, rule set and the rule set's options, starting
+"""The club's settings page's form: its name, time zone and currency, rule set and the rule set's options, starting
 tally, seating and standings preferences. Here rather than in club: the rule sets are
 scoring's (club, below it, keeps a plain rule-set name and options)."""
 
@@ -7,13 +7,24 @@ from decimal import Decimal
 from django import forms
 
 from club.models import (
+    MAX_TABLE_MONEY,
     MIN_SESSIONS_MESSAGE,
     STARTING_TALLY_MESSAGE,
     TABLE_MONEY_MESSAGE,
+    TIME_ZONE_MESSAGE,
     Club,
 )
-from club.names import clean_name
+from club.names import clean_name, tidy_name
 from club.numbers import WholeNumberField
+from front.clubs import (
+    CURRENCY_MESSAGE,
+    ClubNotStarted,
+    problems_with,
+    start_club,
+    suggest_slug,
+    tidy_entries,
+    time_zone_choices,
+)
 from scoring.rules import club_options, get_ruleset, rule_set_choices, validate_club_rules
 
 OPTION_PREFIX = "option_"
@@ -50,11 +61,20 @@ class ClubSettingsForm(forms.ModelForm):
     """
 
     rule_set = forms.ChoiceField(label="Rule set", choices=rule_set_choices)
+    time_zone = forms.ChoiceField(
+        label="The club's time zone",
+        choices=time_zone_choices,
+        required=False,
+        help_text="“Tonight” and the times on the club's pages are in this time zone.",
+        error_messages={"invalid_choice": TIME_ZONE_MESSAGE},
+    )
 
     class Meta:
         model = Club
         fields = [
             "name",
+            "time_zone",
+            "currency_symbol",
             "rule_set",
             "starting_tally",
             "odd_tables",
@@ -74,7 +94,10 @@ class ClubSettingsForm(forms.ModelForm):
             },
             "min_sessions": {"min_value": MIN_SESSIONS_MESSAGE, "max_value": MIN_SESSIONS_MESSAGE},
             "table_money": {"min_value": TABLE_MONEY_MESSAGE, "max_value": TABLE_MONEY_MESSAGE},
+            "currency_symbol": {"max_length": CURRENCY_MESSAGE},
         }
+        labels = {"currency_symbol": "The club's money: its symbol"}
+        help_texts = {"currency_symbol": "E.g. £, € or $: table money is written with it."}
         widgets = {
             "odd_tables": forms.RadioSelect,
             "dice_count": forms.RadioSelect,
@@ -116,6 +139,14 @@ class ClubSettingsForm(forms.ModelForm):
         for name in self.STANDINGS_FIELDS:
             self.fields[name].required = False
         self.fields["table_money"].required = False
+        self.fields["table_money"].help_text = (
+            f"In {self.instance.currency_symbol}, e.g. 2.50."
+            if self.instance.currency_symbol
+            else "E.g. 2.50."
+        )
+        # Left out of a post (an older page, a script): the saved one stays (clean_...).
+        self.fields["currency_symbol"].required = False
+        self.fields["currency_symbol"].widget.attrs.update(size=3, autocomplete="off")
         ruleset = get_ruleset(rule_set)
         same_rules = rule_set == self.instance.rule_set
         saved_options = self.instance.rule_options if same_rules else {}
@@ -182,9 +213,31 @@ class ClubSettingsForm(forms.ModelForm):
     def clean_name(self):
         return clean_name(self.cleaned_data["name"], "Please type the club's name.")
 
+    def clean_time_zone(self):
+        if "time_zone" not in self.data:
+            return self.instance.time_zone
+        if not self.cleaned_data.get("time_zone"):
+            raise forms.ValidationError(TIME_ZONE_MESSAGE)
+        return self.cleaned_data["time_zone"]
+
+    def clean_currency_symbol(self):
+        if "currency_symbol" not in self.data:
+            return self.instance.currency_symbol
+        symbol = tidy_name(self.cleaned_data.get("currency_symbol") or "")
+        if not symbol or len(symbol) > 3:
+            raise forms.ValidationError(CURRENCY_MESSAGE)
+        return symbol
+
     def clean_table_money(self):
         # Only asked for when the club collects table money; empty means none.
-        return self.cleaned_data.get("table_money") or Decimal("0")
+        amount = self.cleaned_data.get("table_money") or Decimal("0")
+        if not 0 <= amount <= MAX_TABLE_MONEY:
+            symbol = self.instance.currency_symbol
+            raise forms.ValidationError(
+                f"The table money must be between {symbol}0 and {symbol}{MAX_TABLE_MONEY}.",
+                code="max_value" if amount > 0 else "min_value",
+            )
+        return amount
 
     def clean_dice_count(self):
         # Only asked for when the dice are shown; an absent choice keeps the saved one.
@@ -239,7 +292,8 @@ class ClubSettingsForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        if cleaned.get("collects_table_money") and not cleaned.get("table_money"):
+        money_missing = "table_money" not in self.errors and not cleaned.get("table_money")
+        if cleaned.get("collects_table_money") and money_missing:
             self.add_error(
                 "table_money", "Please give the table money each person pays, e.g. 2.50."
             )
@@ -258,3 +312,110 @@ class ClubSettingsForm(forms.ModelForm):
         if commit:
             club.save()
         return club
+
+
+class SignupForm(forms.Form):
+    """A new club and its first coordinator's login (the sign-up page). The checks and the
+    write are front/clubs.py's, shared with `manage.py create_club`."""
+
+    name = forms.CharField(
+        label="The club's name",
+        max_length=120,
+        error_messages={"required": "Please type the club's name."},
+    )
+    slug = forms.CharField(
+        label="The club's address",
+        max_length=40,
+        required=False,
+        help_text="Lower-case letters, digits and dashes. Leave it empty to make one from the "
+        "club's name.",
+        widget=forms.TextInput(attrs={"autocapitalize": "none", "spellcheck": "false"}),
+    )
+    rule_set = forms.ChoiceField(
+        label="The rules you play",
+        choices=rule_set_choices,
+        initial="classical",
+        widget=forms.RadioSelect,
+        help_text="You can change the rules and their details later, in the club's settings.",
+        error_messages={"required": "Please choose the rules your club plays."},
+    )
+    username = forms.CharField(
+        label="Your login name",
+        max_length=150,
+        help_text="You will be the club's first coordinator. Letters a to z, digits and "
+        "@ . + - _, no spaces.",
+        widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "username"}),
+        error_messages={"required": "Please choose a login name for yourself."},
+    )
+    password1 = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text="At least 8 characters, not a common password and not all digits.",
+        error_messages={"required": "Please choose a password."},
+    )
+    password2 = forms.CharField(
+        label="Your password again",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        error_messages={"required": "Please type the password a second time."},
+    )
+    email = forms.CharField(
+        label="Your email (optional)",
+        required=False,
+        max_length=254,
+        help_text="Only for resetting a forgotten password.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    # Where start_club's findings go on this form.
+    FIELDS = {"password": "password1"}
+
+    def clean(self):
+        cleaned = super().clean()
+        name, slug, username, email = tidy_entries(
+            cleaned.get("name", ""),
+            cleaned.get("slug", ""),
+            cleaned.get("username", ""),
+            cleaned.get("email", ""),
+        )
+        if not slug and name:
+            slug = suggest_slug(name)
+            # Shown in the field when the page comes back, to keep or change.
+            self.data = self.data.copy()
+            self.data["slug"] = slug
+        cleaned.update(name=name, slug=slug, username=username, email=email)
+        first, second = cleaned.get("password1"), cleaned.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", "The two passwords are not the same. Please type it again.")
+        problems = problems_with(
+            name=name,
+            slug=slug,
+            rule_set=cleaned.get("rule_set", ""),
+            username=username,
+            password=first or "",
+            email=email,
+        )
+        self.add_refusal(ClubNotStarted(problems))
+        return cleaned
+
+    def add_refusal(self, refusal: ClubNotStarted) -> None:
+        """start_club's findings beside their fields (a field refused already keeps its
+        own message)."""
+        for field, messages in refusal.problems.items():
+            field = self.FIELDS.get(field, field)
+            if field in self.errors:
+                continue
+            for message in messages:
+                self.add_error(field, message)
+
+    def start(self) -> Club:
+        data = self.cleaned_data
+        return start_club(
+            data["name"],
+            data["slug"],
+            data["rule_set"],
+            data["username"],
+            data["password1"],
+            data["email"],
+        )

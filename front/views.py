@@ -7,16 +7,19 @@ import tempfile
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model, login
 from django.db.models.functions import Lower
 from django.http import FileResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
-from django.views.decorators.http import require_GET, require_safe
+from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from club.models import Club
 from club.roles import coordinator_required, is_coordinator
 from front import backup, evening
-from front.forms import ClubSettingsForm
+from front.clubs import ClubNotStarted, rule_set_options
+from front.first_evening import first_evening
+from front.forms import ClubSettingsForm, SignupForm
 from front.rule_change import rule_set_change
 from scoring.rules import short_name
 
@@ -27,11 +30,15 @@ def home(request):
     On an installation of many clubs the site's root (no club) lists them."""
     if request.club is None:
         return club_directory(request)
+    context = {}
     if is_coordinator(request.user, request.club):
+        # A new club's first steps, until it has members and a session.
+        context["first_evening"] = first_evening(request.club)
         session = evening.today_session(request.club)
         if session is not None:
-            return render(request, "front/tonight.html", {"evening": evening.evening(session)})
-    return render(request, "front/home.html")
+            context["evening"] = evening.evening(session)
+            return render(request, "front/tonight.html", context)
+    return render(request, "front/home.html", context)
 
 
 DIRECTORY_SIZE = 100  # a search narrows a long list
@@ -53,6 +60,32 @@ def club_directory(request):
             "signup_open": settings.CLUB_SIGNUP,
         },
     )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def signup(request):
+    """A club starts itself (when the operators allow it: settings.CLUB_SIGNUP): the club,
+    its address and rules, and its first coordinator's login, who is then logged in at the
+    club's new address."""
+    if not settings.CLUB_SIGNUP:
+        return render(request, "site/not_found.html", status=404)
+    form = SignupForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        try:
+            club = form.start()
+        except ClubNotStarted as refusal:  # taken between the check and the write
+            form.add_refusal(refusal)
+        else:
+            user = get_user_model().objects.get(username=form.cleaned_data["username"])
+            login(request, user, backend="club.login_names.CaseInsensitiveModelBackend")
+            messages.success(request, f"{club.name} is started. Welcome, coordinator!")
+            return redirect(request.META.get("SCRIPT_NAME", "") + f"/c/{club.slug}/")
+    rules = {name: (title, words) for name, title, words in rule_set_options()}
+    choices = [
+        (radio, *rules.get(radio.data["value"], (radio.choice_label, "")))
+        for radio in form["rule_set"]
+    ]
+    return render(request, "site/signup.html", {"form": form, "rule_choices": choices})
 
 
 @require_safe

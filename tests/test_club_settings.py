@@ -464,3 +464,74 @@ def test_a_table_that_starts_again_after_the_change_takes_the_new_rules(club):
     kept = [m for m in playing.values() if m.pk in (first.pk, second.pk)]
     assert len(changed) == 1 and changed[0].rules == "u3a"
     assert len(kept) == 1 and kept[0].rules == "classical"
+
+
+# --- the club's time zone and currency -------------------------------------------------------
+
+
+def test_coordinator_sets_the_clubs_time_zone_and_currency(coordinator_client, club):
+    data = settings_post(club, time_zone="Pacific/Auckland", currency_symbol="NZ$")
+    assert coordinator_client.post(reverse("club_settings"), data).status_code == 302
+    club.refresh_from_db()
+    assert (club.time_zone, club.currency_symbol) == ("Pacific/Auckland", "NZ$")
+
+
+def test_the_time_zone_list_puts_the_common_ones_first(coordinator_client, club):
+    page = coordinator_client.get(reverse("club_settings")).content.decode()
+    select = page[page.index('name="time_zone"') :]
+    select = select[: select.index("</select>")]
+    common = select[: select.index("Every time zone")]
+    assert '<optgroup label="Common time zones">' in select
+    for zone in ("Europe/London", "Australia/Sydney", "Pacific/Auckland", "America/New_York"):
+        assert f'value="{zone}"' in common
+    assert 'value="Asia/Tokyo"' not in common and 'value="Asia/Tokyo"' in select
+    assert '<option value="Europe/London" selected>Europe/London</option>' in select
+    assert ">America/Los Angeles<" in select  # written with spaces
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"time_zone": "Europe/Narnia"}, "time_zone", "Please choose a time zone from the list"),
+        ({"time_zone": ""}, "time_zone", "Please choose a time zone from the list"),
+        ({"currency_symbol": ""}, "currency_symbol", "in 1 to 3 characters"),
+        ({"currency_symbol": "  \u200b "}, "currency_symbol", "in 1 to 3 characters"),
+        ({"currency_symbol": "EURO"}, "currency_symbol", "in 1 to 3 characters"),
+    ],
+)
+def test_a_bad_time_zone_or_currency_is_refused_in_words(club, changes, field, message):
+    form = ClubSettingsForm(settings_post(club, name="Kept", **changes), instance=club)
+    assert not form.is_valid()
+    assert list(form.errors) == [field]
+    assert message in form.errors[field][0]
+
+
+def test_a_refused_currency_keeps_the_other_entries(coordinator_client, club):
+    data = settings_post(club, name="Kept Name", time_zone="Europe/Paris", currency_symbol="EURO")
+    page = coordinator_client.post(reverse("club_settings"), data).content.decode()
+    assert "in 1 to 3 characters" in page
+    assert 'value="Kept Name"' in page and 'value="EURO"' in page
+    assert '<option value="Europe/Paris" selected>' in page
+    club.refresh_from_db()
+    assert club.time_zone != "Europe/Paris"
+
+
+def test_a_post_without_time_zone_or_currency_keeps_the_saved_ones(coordinator_client, club):
+    club.time_zone, club.currency_symbol = "Australia/Perth", "$"
+    club.save()
+    data = settings_post(club, name="Renamed")
+    assert "time_zone" not in data and "currency_symbol" not in data
+    assert coordinator_client.post(reverse("club_settings"), data).status_code == 302
+    club.refresh_from_db()
+    assert (club.name, club.time_zone, club.currency_symbol) == ("Renamed", "Australia/Perth", "$")
+
+
+def test_the_table_money_is_asked_and_refused_in_the_clubs_currency(coordinator_client, club):
+    club.currency_symbol = "€"
+    club.save()
+    page = coordinator_client.get(reverse("club_settings")).content.decode()
+    assert "In €, e.g. 2.50." in page
+    data = settings_post(club, collects_table_money="on", table_money="1000")
+    form = ClubSettingsForm(data, instance=club)
+    assert not form.is_valid()
+    assert form.errors["table_money"] == ["The table money must be between €0 and €100."]

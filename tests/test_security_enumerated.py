@@ -92,6 +92,9 @@ WRITES = {
     "password_reset": OPEN,
     "password_reset_confirm": OPEN,  # needs the emailed token; walked with a wrong one
     "api_score": OPEN,  # public scoring API: stores nothing
+    # Starts a new club with a new login, when the operators switch sign-up on
+    # (settings.CLUB_SIGNUP; off here, so a post is a 404): nothing of an existing club.
+    "signup": OPEN,
 }
 
 # Django's own admin has its own login and permission checks; static files write nothing.

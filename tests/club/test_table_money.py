@@ -68,6 +68,16 @@ def test_ticking_paid_twice_is_one_payment_and_the_total_follows(
     assert not Attendance.objects.get(member=betty).paid
 
 
+def test_the_money_is_written_in_the_clubs_currency(coordinator_client, session, betty):
+    session.club.currency_symbol = "€"
+    session.club.save()
+    coordinator_client.post(paid_url(session, betty), {"paid": "1"}, **HX)
+    page = coordinator_client.get(reverse("club:check_in", args=[session.pk])).content.decode()
+    assert "✓ Paid €2.50" in page
+    assert "<strong>1</strong> paid: <strong>€2.50</strong>" in page
+    assert "£" not in page
+
+
 def test_total_counts_everyone_who_paid(coordinator_client, session, betty):
     carol = MemberFactory(club=session.club, table_name="Carol")
     session.check_in(carol)
@@ -116,3 +126,18 @@ def test_settings_turn_table_money_on_and_ask_for_the_amount(coordinator_client,
 def test_the_database_refuses_negative_table_money(club):
     with pytest.raises(IntegrityError), transaction.atomic():
         Club.objects.filter(pk=club.pk).update(table_money=Decimal("-1"))
+
+
+@pytest.mark.parametrize(
+    ("amount", "symbol", "written"),
+    [
+        (Decimal("2.5"), "£", "£2.50"),
+        (Decimal("0"), "€", "€0.00"),
+        (None, "$", "$0.00"),
+        (Decimal("1250"), "NZ$", "NZ$1,250.00"),
+    ],
+)
+def test_an_amount_is_written_with_the_clubs_symbol_and_pence(amount, symbol, written):
+    from club.money import money
+
+    assert money(amount, Club(currency_symbol=symbol)) == written

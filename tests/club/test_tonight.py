@@ -140,7 +140,18 @@ def test_table_money_shows_in_the_check_in_step(coordinator_client, club):
     club.save()
     session = session_with(club, members(club, 2), date=TODAY)
     session.set_paid(session.attendances.first().member, True)
-    assert step_states(home(coordinator_client))["check_in"] == "2 here, 0 not here, 1 has paid."
+    page = home(coordinator_client)
+    assert step_states(page)["check_in"] == "2 here, 0 not here, 1 has paid (£2.00)."
+
+
+def test_tonights_takings_are_in_the_clubs_currency(coordinator_client, club):
+    club.collects_table_money, club.table_money, club.currency_symbol = True, 3, "€"
+    club.save()
+    session = session_with(club, members(club, 3), date=TODAY)
+    for attendance in session.attendances.all()[:2]:
+        session.set_paid(attendance.member, True)
+    page = home(coordinator_client)
+    assert step_states(page)["check_in"] == "3 here, 0 not here, 2 have paid (€6.00)."
 
 
 def test_tonight_ends_with_the_evenings_results(coordinator_client, club):
