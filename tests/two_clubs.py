@@ -123,7 +123,7 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
     start_play(session)
     match = Match.objects.get(session=session, table_number=1)
     other_match = Match.objects.get(session=session, table_number=2)
-    hand = record_win(match, 1, Win(winner=1, won_by="wall", discarder=None, total=totals[1]))
+    record_win(match, 1, Win(winner=1, won_by="wall", discarder=None, total=totals[1]))
     record_draw(match, 2)
     kong = record_kong(match, 3, 2, KongChips.Kind.CONCEALED)
     correct_hand(
