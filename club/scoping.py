@@ -50,10 +50,17 @@ def club_scoped(queryset_class: type[models.QuerySet] = models.QuerySet, path: s
     # Unscoped, the model's own queryset methods (`Match.objects.in_play()`) must fail as
     # plainly as `.filter()` does, so the refusing queryset is also a `queryset_class`.
     # `.all()` is allowed: copying a form's field copies its queryset that way.
+    # django-scopes' refusing queryset lets `exists()`, `contains()` and `explain()` run
+    # over every club: they are refused here too.
     unscoped = type(
         f"Unscoped{queryset_class.__name__}",
         (DisabledQuerySet, queryset_class),
-        {"all": lambda self: self._clone()},
+        {
+            "all": lambda self: self._clone(),
+            "exists": DisabledQuerySet.error,
+            "contains": DisabledQuerySet.error,
+            "explain": DisabledQuerySet.error,
+        },
     )
     manager_base = models.Manager.from_queryset(queryset_class)
     return type(
