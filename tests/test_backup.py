@@ -1,6 +1,6 @@
-"""Backups: export_club writes the whole club to one versioned JSON file; import_club
-restores it into an empty database with nothing lost; coordinators download it from the
-settings page."""
+"""Backups per club: export_club writes one club (and no other's rows or logins) to one
+versioned JSON file; import_club brings it into an installation, which may host other clubs,
+with new ids and nothing lost; coordinators download their club's from the settings page."""
 
 import datetime
 import io
@@ -17,6 +17,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from club.models import Attendance, Club, Member, Session
+from club.scoping import scope
 from front import backup
 from games.models import Match
 from scoring.corrections import correct_hand
@@ -37,20 +38,51 @@ def demo_club_with_a_correction() -> Correction:
     return correct_hand(match, hand.number, change, "Miscounted the pungs", by=boss)
 
 
-def snapshot() -> dict:
-    """Every row of every table a backup covers, as the database holds it. Group and
-    match-result ids are left out: groups go by name, and results are rebuilt."""
+def _rows_of(model, club):
+    """`model`'s rows as the database holds them: all, or `club`'s only (its scope, its
+    logins and their groups)."""
+    label = model._meta.label_lower
+    if club is None:
+        return model._default_manager.all()
+    with scope(club=club):
+        logins = backup._logins(club)
+        if label == "auth.user":
+            return list(logins.order_by("pk").values())
+        if label == "auth.group":
+            return list(model.objects.filter(user__in=logins).distinct().order_by("pk").values())
+        if label == "club.club":
+            return list(model.objects.filter(pk=club.pk).values())
+        return list(model._default_manager.order_by("pk").values())
+
+
+def snapshot(club=None) -> dict:
+    """Every row of every table a backup covers (of `club` only, if given), as the database
+    holds it, with each id replaced by the row's place among its table's rows (in id order),
+    in the row and wherever another row refers to it: an import gives new ids, in the same
+    order. Groups go by name, and results (rebuilt, in another order) by their chair."""
+    places: dict[str, dict[int, int]] = {}
     rows = {}
     for model in ALL_TABLES:
-        values = list(model._default_manager.order_by("pk").values())
-        if model._meta.label_lower in ("auth.group", "scoring.matchresult"):
-            for row in values:
-                row.pop("id")
-                row.pop("best_hand_id", None)
-        rows[model._meta.label_lower] = values
+        label = model._meta.label_lower
+        values = _rows_of(model, club)
+        values = list(values if club is not None else values.order_by("pk").values())
+        places[label] = {row["id"]: place for place, row in enumerate(values)}
+        for row in values:
+            for field in model._meta.concrete_fields:
+                target = field.related_model
+                if field.primary_key or target is None or row[field.attname] is None:
+                    continue
+                row[field.attname] = places[target._meta.label_lower][row[field.attname]]
+            row["id"] = (
+                None if label in ("auth.group", "scoring.matchresult") else places[label][row["id"]]
+            )
+        if label == "scoring.matchresult":
+            values.sort(key=lambda row: row["chair_id"])
+        rows[label] = values
     User = get_user_model()
+    links = User.groups.through.objects.values_list("user_id", "group__name")
     rows["groups of users"] = sorted(
-        User.groups.through.objects.values_list("user_id", "group__name")
+        (places["auth.user"][user], name) for user, name in links if user in places["auth.user"]
     )
     return rows
 
@@ -71,13 +103,29 @@ def empty_the_database() -> None:
     )
 
 
-def export_text() -> str:
-    return backup.to_json(backup.export_club())
+def export_text(club=None) -> str:
+    return backup.to_json(backup.export_club(club or Club.objects.get()))
 
 
-def without_time_of_export(text: str) -> dict:
+def renumbered(text: str) -> dict:
+    """A backup's rows with each id replaced by the row's place among its model's rows, and
+    the time of export left out: two backups of the same club read alike, whatever ids the
+    installations gave."""
     data = json.loads(text)
     data.pop("exported_at")
+    places: dict[str, dict[int, int]] = {}
+    for row in data["data"]:
+        if "pk" in row:
+            ids = places.setdefault(row["model"], {})
+            ids[row["pk"]] = len(ids)
+    for row in data["data"]:
+        model = apps.get_model(row["model"])
+        if "pk" in row:
+            row["pk"] = places[row["model"]][row["pk"]]
+        for name, value in row["fields"].items():
+            field = model._meta.get_field(name)
+            if field.is_relation and isinstance(value, int):
+                row["fields"][name] = places[field.related_model._meta.label_lower][value]
     return data
 
 
@@ -94,15 +142,16 @@ def test_round_trip_of_the_demo_club_loses_nothing(demo_club, tmp_path):
     call_command("import_club", str(path))
 
     envelope = json.loads(first)
-    assert envelope["format"] == "mahjong-club-backup" and envelope["version"] == 1
+    assert envelope["format"] == "mahjong-club-backup" and envelope["version"] == 2
     assert {row["model"] for row in envelope["data"]} == set(backup.MODELS) - {
+        "auth.group",  # no login of the demo must change its password
         "club.keepapart",  # the demo keeps no one apart
         "scoring.kongchips",  # nor records kong chips
     }
     assert snapshot() == before  # every row, to the microsecond, results rebuilt alike
     second = export_text()
-    assert without_time_of_export(second) == without_time_of_export(first)
-    restored = Correction.objects.get(pk=correction.pk)
+    assert renumbered(second) == renumbered(first)
+    restored = Correction.objects.get(reason=correction.reason)
     assert restored.made_by.username == COORDINATOR_LOGIN[0]
     assert restored.before == correction.before and restored.after == correction.after
 
@@ -147,21 +196,33 @@ def test_new_rows_after_an_import_get_free_ids(db):
     assert newcomer.pk > highest
 
 
-def test_import_refuses_a_database_that_is_not_empty(db, tmp_path):
+def test_a_club_is_not_imported_at_an_address_another_club_has(db, tmp_path, capsys):
+    """Importing a club beside itself: its address is taken, and the refusal says which and
+    how to import it under another; --slug does."""
     small_club()
+    club = Club.objects.get()
     path = tmp_path / "club.json"
     path.write_text(export_text(), encoding="utf-8")
-    members = Member.objects.count()
-    with pytest.raises(CommandError, match="only into an empty database.*members"):
+    before = snapshot()
+    with pytest.raises(CommandError) as refusal:
         call_command("import_club", str(path))
-    assert Member.objects.count() == members
+    assert f"already has a club at the address “{club.slug}”" in str(refusal.value)
+    assert "--slug NEW" in str(refusal.value) and "Nothing was imported" in str(refusal.value)
+    assert snapshot() == before
+
+    with pytest.raises(CommandError, match="“Not An Address” cannot be a club's address"):
+        call_command("import_club", str(path), "--slug", "Not An Address")
+    call_command("import_club", str(path), "--slug", "second-home")
+    assert "at the address “second-home” (/c/second-home/)" in capsys.readouterr().out
+    copy = Club.objects.get(slug="second-home")
+    assert snapshot(copy)["club.member"] == snapshot(club)["club.member"]
 
 
 @pytest.mark.parametrize(
     "change, message",
     [
         ({"format": "something-else"}, "not a club backup"),
-        ({"version": 2}, "version 2, but this app reads version 1 only"),
+        ({"version": 3}, "version 3, but this app reads versions 1 and 2 only"),
         ({"data": "rows"}, "no list of rows"),
     ],
 )
@@ -187,11 +248,14 @@ def test_a_club_made_by_opening_the_app_first_is_replaced_by_the_import(db, clie
 
 
 def test_a_club_whose_settings_were_changed_is_not_replaced(db):
+    from club.models import FIRST_CLUB_NAME, FIRST_CLUB_SLUG
+
     small_club()
+    Club.objects.update(slug=FIRST_CLUB_SLUG)
     data = json.loads(export_text())
     empty_the_database()
-    Club.objects.create(name="Our Mahjong Club", show_dice=True)
-    with pytest.raises(backup.BackupRefused, match="only into an empty database.*clubs"):
+    Club.objects.create(name=FIRST_CLUB_NAME, slug=FIRST_CLUB_SLUG, show_dice=True)
+    with pytest.raises(backup.BackupRefused, match=f"a club at the address “{FIRST_CLUB_SLUG}”"):
         backup.import_club(data)
     assert Club.objects.get().show_dice
 
@@ -291,7 +355,7 @@ def export_queries() -> int:
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as captured:
-        backup.write_backup(io.StringIO())
+        backup.write_backup(io.StringIO(), Club.objects.get())
     return len(captured)
 
 
@@ -340,7 +404,7 @@ def test_tables_record_hands_while_a_backup_is_written_and_the_file_is_one_momen
 
     text = io.StringIO()
     with mock.patch.object(backup, "_dumps", tables_record_meanwhile):
-        backup.write_backup(text)
+        backup.write_backup(text, club)
 
     assert not [result for result in saved if isinstance(result, Exception)], saved
     assert Hand.objects.count() == before["scoring.hand"] + len(tables)  # all saved
@@ -423,8 +487,8 @@ MALFORMED = {
         "not a club backup \\(its format should be",
     ),
     "another version": (
-        lambda text: text.replace('"version":1', '"version":7', 1),
-        "version 7, but this app reads version 1 only",
+        lambda text: text.replace('"version":2', '"version":7', 1),
+        "version 7, but this app reads versions 1 and 2 only",
     ),
     "a row that is not a row": (a_row_that_is_a_list, r"Line \d+ of this backup is not a row"),
     "text where a number goes": (
@@ -534,7 +598,7 @@ def test_the_streamed_file_is_byte_for_byte_the_version_1_layout(db, club):
 
     played_history(club, matches=2, hands=3, by=CoordinatorFactory())
     streamed = io.StringIO()
-    backup.write_backup(streamed)
+    backup.write_backup(streamed, club)
     assert backup.to_json(json.loads(streamed.getvalue())) == streamed.getvalue()
 
 
