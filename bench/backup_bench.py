@@ -116,11 +116,14 @@ def phase_build(years: int) -> dict:
 
 
 def phase_export(file: str) -> dict:
+    from club.models import Club
     from front.backup import write_backup
+
+    club = Club.objects.current()
 
     def export():
         with open(file, "w", encoding="utf-8", newline="\n") as out:
-            return write_backup(out)
+            return write_backup(out, club)
 
     figures = measured(export)
     figures["tracemalloc_peak_mb"] = traced_peak(export)
@@ -179,7 +182,7 @@ def phase_export_while_recording(file: str) -> dict:
     started = time.perf_counter()
     recorder.start()
     with open(file, "w", encoding="utf-8", newline="\n") as out:
-        write_backup(out)
+        write_backup(out, Club.objects.current())
     seconds = time.perf_counter() - started
     done.set()
     recorder.join()
@@ -204,7 +207,7 @@ def phase_import(file: str) -> dict:
 
     def restore():
         with open(file, "rb") as backup:
-            return import_club(backup)
+            return import_club(backup).counts
 
     figures = measured(restore)
     rows = sum(figures.pop("result").values())
