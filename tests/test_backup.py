@@ -187,12 +187,14 @@ def small_club() -> None:
 
 
 def test_new_rows_after_an_import_get_free_ids(db):
+    """The import's ids come from each table's own counter (PostgreSQL's sequences): the
+    next member added gets the id after them, not one of theirs."""
     small_club()
     text = export_text()
-    highest = Member.objects.order_by("-pk").first().pk
     empty_the_database()
     backup.import_club(backup.read_json(text))
     club = Member.objects.first().club
+    highest = Member.objects.order_by("-pk").first().pk
     newcomer = Member.objects.create(club=club, name="Newcomer Nina", table_name="Nina")
     assert newcomer.pk > highest
 
