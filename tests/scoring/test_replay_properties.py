@@ -184,11 +184,11 @@ def play_evening(club: Club, date: datetime.date, spec: dict) -> Session:
 
 # --- what the standings show -------------------------------------------------------------
 
+# By names and numbers rather than ids: result rows are numbered anew on rebuild, and an
+# import gives every row a new id (front/backup.py).
 RESULT_FIELDS = [
-    f.attname
-    for f in MatchResult._meta.concrete_fields
-    if f.attname not in ("id", "best_hand_id")  # result rows are numbered anew on rebuild
-]
+    f.attname for f in MatchResult._meta.concrete_fields if not f.primary_key and not f.is_relation
+] + ["session__date", "match__table_number", "chair__number", "member__table_name"]
 
 
 def csv_of(client: Client, url: str) -> list[list[str]]:
