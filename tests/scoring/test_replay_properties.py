@@ -20,6 +20,7 @@ they cannot make the three readings differ and need no special care here.
 """
 
 import csv
+import dataclasses
 import datetime
 import io
 import tempfile
@@ -213,7 +214,8 @@ def shown() -> dict:
             figures[season.key, ranking] = {}
             for rules in played:
                 board = standings.leaderboard(club, season, rules=rules)
-                figures[season.key, ranking][rules] = (board.sessions_held, board.rows)
+                rows = [dataclasses.replace(row, member_id=0) for row in board.rows]  # ids
+                figures[season.key, ranking][rules] = (board.sessions_held, rows)
         for rules in played:
             figures[season.key, rules, "standings.csv"] = csv_of(
                 client, f"/standings/standings.csv?season={season.key}&rules={rules}"
