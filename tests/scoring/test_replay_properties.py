@@ -20,7 +20,6 @@ they cannot make the three readings differ and need no special care here.
 """
 
 import csv
-import dataclasses
 import datetime
 import io
 import tempfile
@@ -214,8 +213,7 @@ def shown() -> dict:
             figures[season.key, ranking] = {}
             for rules in played:
                 board = standings.leaderboard(club, season, rules=rules)
-                rows = [dataclasses.replace(row, member_id=0) for row in board.rows]  # ids
-                figures[season.key, ranking][rules] = (board.sessions_held, rows)
+                figures[season.key, ranking][rules] = (board.sessions_held, board.rows)
         for rules in played:
             figures[season.key, rules, "standings.csv"] = csv_of(
                 client, f"/standings/standings.csv?season={season.key}&rules={rules}"
