@@ -12,7 +12,7 @@ def club(request):
     return {
         "club": current,
         # The member the user is in this club (None: a visitor, or no member here).
-        "me": SimpleLazyObject(lambda: current and my_member(request)),
+        "my_member": SimpleLazyObject(lambda: current and my_member(request)),
         "is_coordinator": SimpleLazyObject(
             lambda: current is not None and is_coordinator(request.user, current)
         ),

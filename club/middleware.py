@@ -36,6 +36,9 @@ CLUB_ADDRESS = re.compile(r"^/c/(?P<slug>[^/]+)(?P<rest>/.*)?$", re.DOTALL)
 # The site's own pages, answered without a club on a many-club installation.
 SITE_PAGES = ("/", "/signup/", "/health/", "/favicon.ico")
 ADMIN = "/admin/"
+# Pages that never need a club: answered before any club is looked up (the load balancer's
+# health check costs one query, and says 503 itself when the database is down).
+CLUBLESS = ("/health/", "/favicon.ico")
 
 
 class ClubAddressMiddleware:
@@ -54,6 +57,9 @@ class ClubAddressMiddleware:
             raise
 
     def _route(self, request):
+        if request.path_info in CLUBLESS:
+            request.club = None
+            return self.get_response(request)
         address = CLUB_ADDRESS.match(request.path_info)
         if address:
             return self._club_page(request, address["slug"], address["rest"])

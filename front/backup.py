@@ -1,14 +1,26 @@
-"""The whole club as one versioned JSON file, and back: for backups and moving house.
+"""One club as a versioned JSON file, and back: for backups and moving a club to another
+installation (which may host other clubs already).
 
-The file is JSON with one row a line: a first line naming the format and its version, then
-one line per row (Django's serializer's shape: model, pk, fields), then `]}`. Both ways go a
-line at a time, so a backup takes the same few megabytes of memory however long the club has
-played: the export reads each table in chunks from one consistent snapshot and writes each
-row as it comes; the import checks the whole file first (a pass that keeps only the ids a
-later row may refer to), then reads it again and inserts the rows in batches, all in one
-transaction. Logins keep their password hashes, so everyone can log in as before. The stored
-match results (scoring.results.MatchResult) are derived from the hands, so they are rebuilt
-on import rather than carried in the file.
+The file is JSON with one row a line: a first line naming the format, its version and the
+club's address, then one line per row (Django's serializer's shape: model, pk, fields), then
+`]}`. The export runs inside the club's scope (club/scoping.py), so the scoped managers
+themselves keep every other club's rows out; the logins in it are the club's members' and
+coordinators' (a login that belongs only to other clubs, or an operator's, is not in it; a
+hand recorded by such a login says "recorded by nobody" in the file).
+
+The import gives every row a new id (taken from the installation's own id counters, so it
+never collides with another club's rows, even while that club plays) and rewrites every
+reference to it. Both ways go a line at a time, so a backup takes the same few megabytes of
+memory however long the club has played: the export reads each table in chunks from one
+consistent snapshot and writes each row as it comes; the import checks the whole file first
+(a pass that keeps only the ids a later row may refer to), then reads it again and inserts
+the rows in batches, all in one transaction. Logins keep their password hashes, so everyone
+can log in as before. The stored match results (scoring.results.MatchResult) are derived
+from the hands, so they are rebuilt on import rather than carried in the file.
+
+Version 1 files (whole single-club installations, before clubs shared one) still import:
+their matches, hands, kong chips and attendance have no club key, which is filled in from
+the file's one club; their "Coordinators" group becomes the club's coordinators.
 """
 
 from __future__ import annotations
@@ -16,25 +28,30 @@ from __future__ import annotations
 import array
 import bisect
 import contextlib
+import dataclasses
 import datetime
 import io
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 
 from django.apps import apps
 from django.core import serializers
 from django.core.exceptions import FieldDoesNotExist, ValidationError
-from django.core.management.color import no_style
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DataError, IntegrityError, connection, models, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
 from club.refusals import Refused
+from club.scoping import ClubRow, scope
 
 FORMAT = "mahjong-club-backup"
-VERSION = 1
+VERSION = 2
+# Version 1: a whole single-club installation, before clubs had coordinators of their own.
+READS = (1, 2)
+OLD_COORDINATORS_GROUP = "Coordinators"
 
 # Every table of the club's history, each after the tables it points to, so the rows load
 # in this order. Groups go by name (a new database may number them differently).
@@ -43,6 +60,7 @@ MODELS = (
     "auth.user",
     "club.club",
     "club.member",
+    "club.coordinator",
     "club.keepapart",
     "club.session",
     "club.attendance",
@@ -56,10 +74,6 @@ MODELS = (
     "scoring.correction",
 )
 NAMED_BY_NATURAL_KEY = {"auth.group"}
-# Rows that must not be there already for an import (groups are shared by name instead).
-MUST_BE_EMPTY = tuple(label for label in MODELS if label not in NAMED_BY_NATURAL_KEY) + (
-    "scoring.matchresult",
-)
 # Rows read from the database at a time, and inserted with one statement at most.
 CHUNK = 2000
 BATCH = 1000
@@ -91,8 +105,8 @@ def _dumps(value) -> str:
     return json.dumps(value, cls=_Encoder, ensure_ascii=False, separators=(",", ":"))
 
 
-def _head(exported_at: str) -> str:
-    head = {"format": FORMAT, "version": VERSION, "exported_at": exported_at}
+def _head(exported_at: str, club) -> str:
+    head = {"format": FORMAT, "version": VERSION, "club": club.slug, "exported_at": exported_at}
     return _dumps(head)[:-1] + ',"data":['
 
 
@@ -130,12 +144,16 @@ def _snapshot() -> Iterator[None]:
 class _RowSerializer(serializers.get_serializer("python")):
     """Django's serializer, one row at a time: each row goes to `emit` as it is made instead
     of into a list, and a row's natural foreign keys (a hand's `recorded_by` is a username)
-    come from one lookup per table rather than one query per row."""
+    come from one lookup per table rather than one query per row. `logins` are the logins
+    the file holds: a reference to any other login (an operator's, say) is written empty,
+    since the file carries no login but the club's own."""
 
-    def __init__(self, emit: Callable[[dict], None]):
+    def __init__(self, emit: Callable[[dict], None], logins: models.QuerySet):
         super().__init__()
         self._emit = emit
-        self._natural_keys: dict[type, dict] = {}
+        self._natural_keys: dict[type, dict] = {
+            logins.model: {row.pk: row.natural_key() for row in logins.iterator(CHUNK)}
+        }
 
     def end_object(self, obj):
         self._emit(self.get_dump_object(obj))
@@ -150,12 +168,30 @@ class _RowSerializer(serializers.get_serializer("python")):
                 row.pk: row.natural_key() for row in related._default_manager.iterator(CHUNK)
             }
         pk = getattr(obj, field.attname)
-        self._current[field.name] = None if pk is None else self._natural_keys[related][pk]
+        self._current[field.name] = self._natural_keys[related].get(pk)
 
 
-def _queryset(label: str):
+def _logins(club) -> models.QuerySet:
+    """The logins of the club in scope: its members' and its coordinators'. The scoped
+    managers (club/scoping.py) give that club's members and coordinators only."""
+    member = _model("club.member")._default_manager.filter(user__isnull=False).values("user_id")
+    coordinator = _model("club.coordinator")._default_manager.values("user_id")
+    return _model("auth.user")._default_manager.filter(
+        models.Q(pk__in=member) | models.Q(pk__in=coordinator)
+    )
+
+
+def _queryset(label: str, club):
     model = _model(label)
-    rows = model._default_manager.order_by("pk")
+    if label == "auth.user":
+        rows = _logins(club)
+    elif label == "auth.group":
+        rows = model._default_manager.filter(user__in=_logins(club)).distinct()
+    elif label == "club.club":
+        rows = model._default_manager.filter(pk=club.pk)
+    else:  # scoped: the club's own rows only
+        rows = model._default_manager.all()
+    rows = rows.order_by("pk")
     permissions = _model("auth.permission").objects.select_related("content_type")
     for field in model._meta.local_many_to_many:
         target = field.remote_field.model
@@ -164,11 +200,12 @@ def _queryset(label: str):
     return rows
 
 
-def write_backup(out) -> dict[str, int]:
-    """Write the whole club to the text stream `out`, a row a line, from one snapshot (a
-    hand recorded meanwhile is either wholly in the file or not at all); how many rows of
-    each model it wrote. Memory stays the same however big the club: rows are read
-    `CHUNK` at a time and written as they come."""
+def write_backup(out, club) -> dict[str, int]:
+    """Write `club` to the text stream `out`, a row a line, from one snapshot (a hand
+    recorded meanwhile is either wholly in the file or not at all); how many rows of each
+    model it wrote. It runs in the club's scope, so no other club's row can be read into
+    it. Memory stays the same however big the club: rows are read `CHUNK` at a time and
+    written as they come."""
     counts = dict.fromkeys(MODELS, 0)
     separator = ["\n"]
 
@@ -177,12 +214,12 @@ def write_backup(out) -> dict[str, int]:
         separator[0] = ",\n"
         counts[row["model"]] += 1
 
-    with _snapshot():
-        out.write(_head(timezone.now().isoformat()))
-        serializer = _RowSerializer(emit)
+    with scope(club=club), _snapshot():
+        out.write(_head(timezone.now().isoformat(), club))
+        serializer = _RowSerializer(emit, _logins(club))
         for label in MODELS:
             serializer.serialize(
-                _queryset(label).iterator(chunk_size=CHUNK),
+                _queryset(label, club).iterator(chunk_size=CHUNK),
                 use_natural_foreign_keys=True,
                 use_natural_primary_keys=label in NAMED_BY_NATURAL_KEY,
             )
@@ -190,11 +227,11 @@ def write_backup(out) -> dict[str, int]:
     return counts
 
 
-def export_club() -> dict:
-    """The whole backup as one dict, for small clubs and tests: it holds every row in
+def export_club(club) -> dict:
+    """The club's backup as one dict, for small clubs and tests: it holds every row in
     memory. Backups themselves go through `write_backup`."""
     text = io.StringIO()
-    write_backup(text)
+    write_backup(text, club)
     return json.loads(text.getvalue())
 
 
@@ -255,10 +292,10 @@ def _lines(file) -> Iterator[tuple[int, str, bool]]:
 def _check_head(head) -> None:
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise _refusal(f"This file is not a club backup (its format should be “{FORMAT}”).")
-    if head.get("version") != VERSION:
+    if head.get("version") not in READS:
         raise _refusal(
-            f"This backup is version {head.get('version')!r}, but this app reads version "
-            f"{VERSION} only."
+            f"This backup is version {head.get('version')!r}, but this app reads versions "
+            f"{' and '.join(str(version) for version in READS)} only."
         )
 
 
@@ -351,26 +388,34 @@ def _plain(error: ValidationError) -> str:
 
 
 class _Ids:
-    """The ids read so far of one model: a sorted array while they come in ascending order,
-    as the export writes them (8 bytes an id), a set if they stop doing so."""
+    """The ids read so far of one model, each with its place among them (the n-th row of
+    the model has place n): a sorted array while they come in ascending order, as the
+    export writes them (8 bytes an id), a dict if they stop doing so."""
 
     def __init__(self):
         self.ascending: array.array | None = array.array("q")
-        self.unordered: set[int] | None = None
+        self.unordered: dict[int, int] | None = None
+
+    def __len__(self) -> int:
+        return len(self.ascending) if self.unordered is None else len(self.unordered)
 
     def __contains__(self, pk) -> bool:
+        return self.place(pk) is not None
+
+    def place(self, pk) -> int | None:
         if self.unordered is not None:
-            return pk in self.unordered
+            return self.unordered.get(pk)
         at = bisect.bisect_left(self.ascending, pk)
-        return at < len(self.ascending) and self.ascending[at] == pk
+        return at if at < len(self.ascending) and self.ascending[at] == pk else None
 
     def add(self, pk: int) -> None:
         if self.unordered is not None:
-            self.unordered.add(pk)
+            self.unordered[pk] = len(self.unordered)
         elif not self.ascending or pk > self.ascending[-1]:
             self.ascending.append(pk)
         else:
-            self.unordered = {*self.ascending, pk}
+            self.unordered = {old: place for place, old in enumerate(self.ascending)}
+            self.unordered[pk] = len(self.unordered)
             self.ascending = None
 
 
@@ -382,7 +427,9 @@ class _Check:
     def __init__(self):
         self.ids: dict[str, _Ids] = {label: _Ids() for label in MODELS}
         self.usernames: dict[str, int] = {}
+        self.passwords: dict[str, str] = {}
         self.groups: set[str] = set()
+        self.club: dict = {}
         self.counts = dict.fromkeys(MODELS, 0)
         self.permissions = {
             permission.natural_key()
@@ -426,8 +473,19 @@ class _Check:
             self._field(model, name, value, where)
         for field in model._meta.local_concrete_fields:
             missing = field.name not in fields and not field.primary_key
-            if missing and not (field.null or field.has_default() or field.empty_strings_allowed):
+            # Version 1 rows have no club key of their own: the file's one club fills it.
+            filled = field.name == "club" and issubclass(model, ClubRow)
+            if missing and not (
+                filled or field.null or field.has_default() or field.empty_strings_allowed
+            ):
                 raise _refusal(f"{where} has no “{field.name}”.")
+        if label == "club.club":
+            if self.club:
+                raise _refusal(
+                    f"{where} is a second club: a backup holds one club, so this file was "
+                    "not written by export_club."
+                )
+            self.club = dict(fields)
         if label in NAMED_BY_NATURAL_KEY:
             self.groups.add(fields["name"])
         else:
@@ -437,6 +495,7 @@ class _Check:
             if username in self.usernames:
                 raise _refusal(f"{where} repeats the username “{username}” of an earlier login.")
             self.usernames[username] = row["pk"]
+            self.passwords[username] = fields.get("password", "")
         self.counts[label] += 1
 
     def _field(self, model, name: str, value, where: str) -> None:
@@ -522,35 +581,92 @@ def _check(file) -> _Check:
 
 # --- Restoring -----------------------------------------------------------------------------
 
+ADDRESS = re.compile(r"[^a-z0-9]+")
+
+
+def _address_from_name(name: str) -> str:
+    """A version 1 club had no address: one from its name, as the upgrade to many clubs
+    (club/migrations/0012_many_clubs.py) gave the clubs already there."""
+    base = ADDRESS.sub("-", str(name).lower()).strip("-")[:36].strip("-")
+    if not base or not base[0].isalpha() or len(base) < 3:
+        base = f"club-{base}".strip("-") if base else "club"
+    return base
+
 
 def _untouched_club():
-    """The club the first page opened creates on its own (default name and settings, nothing
-    else in the database): an import may replace it, so opening the app first costs nothing."""
-    from club.models import FIRST_CLUB_NAME, Club
+    """The club the first page opened creates on its own in a new installation (default
+    name and settings, nothing in it, the only club): an import may replace it, so opening
+    the app first costs nothing."""
+    from club.models import FIRST_CLUB_NAME, FIRST_CLUB_SLUG, Club
 
     clubs = list(Club.objects.all()[:2])
     if len(clubs) != 1:
         return None
-    fresh = Club(name=FIRST_CLUB_NAME)
+    fresh = Club(name=FIRST_CLUB_NAME, slug=FIRST_CLUB_SLUG)
     fields = [f.attname for f in Club._meta.concrete_fields if not f.primary_key]
-    same = all(getattr(clubs[0], name) == getattr(fresh, name) for name in fields)
-    return clubs[0] if same else None
+    if not all(getattr(clubs[0], name) == getattr(fresh, name) for name in fields):
+        return None
+    with scope(club=clubs[0]):
+        for label in ("club.member", "club.coordinator", "club.session"):
+            if _model(label)._default_manager.exists():
+                return None
+    return clubs[0]
 
 
-def _check_empty() -> None:
-    if (club := _untouched_club()) is not None:
-        club.delete()
-    filled = [
-        _model(label)._meta.verbose_name_plural
-        for label in MUST_BE_EMPTY
-        if _model(label)._default_manager.exists()
-    ]
-    if filled:
+def _address(check: _Check, slug: str | None) -> str:
+    """The address the club is imported at: `slug` if given, else the file's; refused if it
+    is not an address or another club of this installation has it."""
+    from club.models import Club, validate_club_slug
+
+    address = slug or check.club.get("slug") or _address_from_name(check.club.get("name", ""))
+    try:
+        validate_club_slug(address)
+    except ValidationError as error:
+        raise BackupRefused(f"“{address}” cannot be a club's address: {_plain(error)}") from None
+    if Club.objects.filter(slug=address).exists():
         raise BackupRefused(
-            "A backup is restored only into an empty database, and this one already holds "
-            f"{', '.join(str(name) for name in filled)}. Create a new database (run "
-            "`manage.py migrate` on it) and import there. Nothing was imported."
+            f"This installation already has a club at the address “{address}”, so this "
+            f"backup was not imported. Import it under another address with --slug NEW "
+            f"(e.g. --slug {address[:37]}-2). Nothing was imported."
         )
+    return address
+
+
+def _logins_here(check: _Check) -> dict[str, int]:
+    """The backup's logins that are already logins of this installation: provably the same
+    login (the same username and the same password hash, which only a copy of that login
+    has), by username with their id here. Any other login here with the same name (capitals
+    apart, as logins are typed: club/login_names.py) is refused."""
+    from django.db.models.functions import Lower
+
+    User = _model("auth.user")
+    keys = {username.lower(): username for username in check.usernames}
+    found: dict[str, int] = {}
+    clashes = []
+    names = list(keys)
+    for at in range(0, len(names), 500):
+        here = User._default_manager.annotate(key=Lower("username")).filter(
+            key__in=names[at : at + 500]
+        )
+        for user in here.only("pk", "username", "password"):
+            theirs = keys[user.username.lower()]
+            if user.username == theirs and user.password == check.passwords[theirs]:
+                found[theirs] = user.pk
+            else:
+                clashes.append((theirs, user.username))
+    if clashes:
+        listed = ", ".join(
+            f"“{theirs}”" + ("" if theirs == here else f" (here “{here}”)")
+            for theirs, here in sorted(clashes)
+        )
+        raise BackupRefused(
+            f"This installation already has logins named {listed}, belonging to other people "
+            "(their passwords differ), so this backup was not imported: two people cannot "
+            "share a login. Rename those logins in the club's own installation (on the "
+            "member's page, or the site's admin), export again and import the new file. "
+            "Nothing was imported."
+        )
+    return found
 
 
 def _batch_size(model) -> int:
@@ -562,6 +678,33 @@ def _batch_size(model) -> int:
     raw = connection.connection
     limit = raw.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) if hasattr(raw, "getlimit") else 999
     return max(1, min(BATCH, limit // len(model._meta.local_concrete_fields)))
+
+
+def _new_ids(model, count: int):
+    """`count` ids no row of `model` has or will be given, in ascending order: PostgreSQL
+    takes them from the table's own id counter (another club saving a hand meanwhile gets
+    the next one after them); SQLite writes one transaction at a time, and the ids after
+    the highest ever given are free."""
+    if not count:
+        return range(0)
+    table, column = model._meta.db_table, model._meta.pk.column
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+                [connection.ops.quote_name(table), column, count],
+            )
+            ids = array.array("q")
+            while rows := cursor.fetchmany(CHUNK):
+                ids.extend(row[0] for row in rows)
+            return ids
+        quote = connection.ops.quote_name
+        cursor.execute(f"SELECT MAX({quote(column)}) FROM {quote(table)}")
+        highest = cursor.fetchone()[0] or 0
+        cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [table])
+        given = cursor.fetchone()
+        highest = max(highest, given[0] if given else 0)
+    return range(highest + 1, highest + 1 + count)
 
 
 class _Table:
@@ -586,22 +729,43 @@ class _Table:
 
 
 class _Loader:
-    """The insert pass: each row becomes the values of its columns, and rows go in
-    `_batch_size` at a time, one INSERT each batch. Plain SQL rather than bulk_create: rows
-    keep their own times (bulk_create would stamp "now" on a hand's recorded_at), and it
-    costs a fraction of building a model instance a row."""
+    """The insert pass: each row becomes the values of its columns, with a new id and every
+    reference rewritten to the new ids, and rows go in `_batch_size` at a time, one INSERT
+    each batch. Plain SQL rather than bulk_create: rows keep their own times (bulk_create
+    would stamp "now" on a hand's recorded_at), and it costs a fraction of building a model
+    instance a row.
 
-    def __init__(self, check: _Check):
+    `logins_here` are the backup's logins this installation has already (they are used as
+    they are). Into an installation hosting other clubs (`shared`), the backup's logins
+    come in as plain logins: an operator's or staff flag in a file must not make anyone an
+    operator of the whole site; a login that was an operator becomes the club's
+    coordinator instead."""
+
+    def __init__(self, check: _Check, address: str, logins_here: dict[str, int], shared: bool):
         self.check = check
+        self.address = address
+        self.shared = shared
         self.table: _Table | None = None
         self.tables: dict[str, _Table] = {}
         self.rows: list[list] = []
-        self.links: dict = {}  # many-to-many field -> [(row pk, [natural keys])]
+        self.links: dict = {}  # many-to-many field -> [(row's new id, [natural keys])]
         self.group_ids: dict[str, int] = {}
         self.permission_ids = {
             permission.natural_key(): permission.pk
             for permission in _model("auth.permission").objects.select_related("content_type")
         }
+        self.user_ids = dict(logins_here)
+        self.reused = set(logins_here)
+        self.coordinators: set[int] = set()  # new ids of logins that become coordinators
+        self.ids = {
+            label: _new_ids(
+                _model(label), check.counts[label] - len(logins_here) * (label == "auth.user")
+            )
+            for label in MODELS
+            if label not in NAMED_BY_NATURAL_KEY
+        }
+        self.placed = dict.fromkeys(MODELS, 0)
+        self.club_id = self.ids["club.club"][0]
 
     def add(self, row: dict) -> None:
         label = row["model"]
@@ -609,41 +773,78 @@ class _Loader:
             self.flush()
             self._group(row["fields"])
             return
+        fields = row["fields"]
+        if label == "auth.user":
+            if fields["username"] in self.reused:
+                return
+            new_id = self.ids[label][self.placed[label]]
+            self.user_ids[fields["username"]] = new_id
+            fields = self._login(new_id, dict(fields))
+        else:
+            new_id = self.ids[label][self.placed[label]]
+        self.placed[label] += 1
         table = self.tables.get(label) or self.tables.setdefault(label, _Table(_model(label)))
         if table is not self.table or len(self.rows) >= table.batch:
             self.flush()
             self.table = table
         values = list(table.defaults)
-        values[table.pk_at] = row["pk"]
+        values[table.pk_at] = new_id
         meta = table.model._meta
-        for name, value in row["fields"].items():
+        if label == "club.club":
+            fields = {**fields, "slug": self.address}
+        elif "club" in table.position:
+            values[table.position["club"]] = self.club_id  # version 1 rows have none
+        for name, value in fields.items():
             at = table.position.get(name)
             field = table.fields[at] if at is not None else meta.get_field(name)
             if field.many_to_many:
-                self.links.setdefault(field, []).append((row["pk"], value))
+                self.links.setdefault(field, []).append((new_id, value))
             elif value is None:
                 values[at] = None
             elif field.is_relation:
                 values[at] = self._id(field, value)
             else:
                 values[at] = field.get_db_prep_save(field.to_python(value), connection)
+        if label == "club.keepapart":  # the pair's lower id first, whatever order ids came in
+            a, b = table.position["member_a"], table.position["member_b"]
+            if values[a] > values[b]:
+                values[a], values[b] = values[b], values[a]
         self.rows.append(values)
 
+    def _login(self, new_id: int, fields: dict) -> dict:
+        """A login of the backup, as it comes into this installation."""
+        groups = fields.get("groups", [])
+        if [OLD_COORDINATORS_GROUP] in groups:  # version 1: the site-wide coordinators' group
+            self.coordinators.add(new_id)
+            fields["groups"] = [key for key in groups if key != [OLD_COORDINATORS_GROUP]]
+            if not fields.get("is_superuser"):
+                fields["is_staff"] = False
+        if self.shared and (fields.get("is_superuser") or fields.get("is_staff")):
+            if fields.get("is_superuser"):
+                self.coordinators.add(new_id)
+            fields.update(is_superuser=False, is_staff=False, user_permissions=[])
+        return fields
+
     def _id(self, field, value):
+        target = field.remote_field.model._meta.label_lower
         if isinstance(value, list):
-            target = field.remote_field.model._meta.label_lower
             if target == "auth.user":
-                return self.check.usernames[value[0]]
+                return self.user_ids[value[0]]
             if target == "auth.group":
                 return self.group_ids[value[0]]
             return self.permission_ids[tuple(value)]
-        return value
+        return self.ids[target][self.check.ids[target].place(value)]
 
     def _group(self, fields: dict) -> None:
-        group, _ = _model("auth.group").objects.get_or_create(name=fields["name"])
+        """Groups go by name and are the installation's: one already here keeps what it
+        allows; a new one gets the backup's permissions."""
+        if fields["name"] == OLD_COORDINATORS_GROUP:
+            return
+        group, created = _model("auth.group").objects.get_or_create(name=fields["name"])
         self.group_ids[group.name] = group.pk
-        field = group._meta.get_field("permissions")
-        group.permissions.set([self._id(field, key) for key in fields.get("permissions", [])])
+        if created:
+            field = group._meta.get_field("permissions")
+            group.permissions.set([self._id(field, key) for key in fields.get("permissions", [])])
 
     def flush(self) -> None:
         if self.rows:
@@ -664,20 +865,39 @@ class _Loader:
             )
         self.rows, self.links = [], {}
 
+    def finish(self) -> None:
+        self.flush()
+        Coordinator = _model("club.coordinator")
+        Coordinator._default_manager.bulk_create(
+            [Coordinator(club_id=self.club_id, user_id=user) for user in self.coordinators],
+            ignore_conflicts=True,
+        )
 
-def import_club(source) -> dict[str, int]:
-    """Restore a backup into this (empty) database in one transaction; how many rows of each
-    model were restored. `source` is a path, a binary file open for reading (it is read
-    twice: checked whole first, then loaded), or a backup dict (small clubs and tests).
-    Refuses, importing nothing and saying what is wrong where, a file that is not a backup
-    or is damaged, a backup with no club, and a database that is not empty."""
+
+@dataclasses.dataclass
+class Imported:
+    """What an import brought: the rows of each model in the file, the club's address here,
+    and how many of the file's logins were this installation's already (used as they are)."""
+
+    counts: dict[str, int]
+    address: str
+    logins_here: int
+
+
+def import_club(source, slug: str | None = None) -> Imported:
+    """Bring a club from a backup into this installation, which may host other clubs, in
+    one transaction; what came in (`Imported`). `source` is a path, a binary file open for reading (it is read twice:
+    checked whole first, then loaded), or a backup dict (small clubs and tests); `slug`
+    imports the club under another address. Refuses, importing nothing and saying what is
+    wrong where, a file that is not a backup or is damaged, a backup with no club, an
+    address another club has, and a login whose name another person has here."""
     if isinstance(source, dict):
         _check_envelope(source)
         source = io.BytesIO(to_json(source).encode("utf-8"))
     if isinstance(source, str | os.PathLike):
         with open(source, "rb") as file:
-            return _import(file)
-    return _import(source)
+            return _import(file, slug)
+    return _import(source, slug)
 
 
 def _check_envelope(backup) -> None:
@@ -689,9 +909,9 @@ def _check_envelope(backup) -> None:
 
 
 def _rebuild_results(sessions_at_a_time: int = 25) -> None:
-    """The match results, worked out from the hands a few evenings at a time: all at once
-    would hold every hand of the club in memory. An evening's results are whole within a
-    step (placings weigh across the evening's tables)."""
+    """The match results of the club in scope, worked out from the hands a few evenings at
+    a time: all at once would hold every hand of the club in memory. An evening's results
+    are whole within a step (placings weigh across the evening's tables)."""
     from games.models import Match
     from scoring.standings import rebuild_results
 
@@ -705,40 +925,37 @@ def _rebuild_results(sessions_at_a_time: int = 25) -> None:
             chunk = []
 
 
-def _import(file) -> dict[str, int]:
+def _import(file, slug: str | None) -> Imported:
+    from club.models import Club
+
     start = file.tell()
     check = _check(file)
     try:
         with transaction.atomic():
-            _check_empty()
+            if (untouched := _untouched_club()) is not None:
+                untouched.delete()
+            address = _address(check, slug)
+            logins_here = _logins_here(check)
+            loader = _Loader(check, address, logins_here, shared=Club.objects.exists())
             file.seek(start)
-            loader = _Loader(check)
             for _, row in _rows(file):
                 loader.add(row)
             loader.flush()
-            # Rows pointing at rows that are not there: the database checks these only at
-            # commit, so ask now, while a refusal can still name the problem.
-            connection.check_constraints(
-                table_names=[_model(label)._meta.db_table for label in MODELS]
-            )
-            _reset_sequences()
-            _rebuild_results()
+            with scope(club=Club.objects.get(pk=loader.club_id)):
+                loader.finish()
+                # Rows pointing at rows that are not there: the database checks these only
+                # at commit, so ask now, while a refusal can still name the problem.
+                connection.check_constraints(
+                    table_names=[_model(label)._meta.db_table for label in MODELS]
+                )
+                _rebuild_results()
     except (IntegrityError, DataError) as error:
         raise BackupRefused(
             f"This backup could not be restored, so nothing was imported: {error}"
         ) from error
-    return check.counts
+    return Imported(check.counts, address, len(logins_here))
 
 
-def _reset_sequences() -> None:
-    """Rows came with their own ids: move each table's id counter past them (PostgreSQL),
-    so the next member or hand added gets a free id."""
-    statements = connection.ops.sequence_reset_sql(no_style(), [_model(label) for label in MODELS])
-    with connection.cursor() as cursor:
-        for statement in statements:
-            cursor.execute(statement)
-
-
-def backup_filename(now: datetime.datetime | None = None) -> str:
+def backup_filename(club, now: datetime.datetime | None = None) -> str:
     day = timezone.localdate(now or timezone.now())
-    return f"mahjong-club-backup-{day.isoformat()}.json"
+    return f"mahjong-club-backup-{club.slug}-{day.isoformat()}.json"

@@ -141,13 +141,14 @@ def club_settings(request):
 @require_GET
 @coordinator_required
 def club_backup(request):
-    """The whole club as one file to keep safe (see front/backup.py)."""
+    """The club as one file to keep safe, or to move to another installation (see
+    front/backup.py): this club's rows and its own logins only."""
     # Written to a temporary file, then sent from it: the snapshot's transaction ends with
     # the export rather than waiting on a slow download, and the worker's memory stays small.
     file = tempfile.TemporaryFile()  # noqa: SIM115 - FileResponse closes it
     try:
         text = io.TextIOWrapper(file, encoding="utf-8", newline="\n")
-        backup.write_backup(text)
+        backup.write_backup(text, request.club)
         text.flush()
         text.detach()
     except BaseException:
@@ -157,7 +158,7 @@ def club_backup(request):
     response = FileResponse(
         file,
         as_attachment=True,
-        filename=backup.backup_filename(),
+        filename=backup.backup_filename(request.club),
         content_type="application/json; charset=utf-8",
     )
     # Every login's password hash is in it: no browser or proxy may keep a copy.

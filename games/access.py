@@ -21,8 +21,9 @@ def players_and_coordinators(find_match, refusal: str):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             match = find_match(request, kwargs)
-            coordinates = is_coordinator(request.user, request.club)
-            if not coordinates and match.chair_of(request.user) is None:
+            # A player first: their chairs are read anyway, the club's roles only if not.
+            playing = match.chair_of(request.user) is not None
+            if not playing and not is_coordinator(request.user, request.club):
                 raise PermissionDenied(refusal)
             return view(request, match, **kwargs)
 

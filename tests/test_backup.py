@@ -1,7 +1,8 @@
-"""Backups: export_club writes the whole club to one versioned JSON file; import_club
-restores it into an empty database with nothing lost; coordinators download it from the
-settings page."""
+"""Backups per club: export_club writes one club (and no other's rows or logins) to one
+versioned JSON file; import_club brings it into an installation, which may host other clubs,
+with new ids and nothing lost; coordinators download their club's from the settings page."""
 
+import dataclasses
 import datetime
 import io
 import json
@@ -17,6 +18,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from club.models import Attendance, Club, Member, Session
+from club.scoping import scope
 from front import backup
 from games.models import Match
 from scoring.corrections import correct_hand
@@ -37,20 +39,51 @@ def demo_club_with_a_correction() -> Correction:
     return correct_hand(match, hand.number, change, "Miscounted the pungs", by=boss)
 
 
-def snapshot() -> dict:
-    """Every row of every table a backup covers, as the database holds it. Group and
-    match-result ids are left out: groups go by name, and results are rebuilt."""
+def _rows_of(model, club):
+    """`model`'s rows as the database holds them: all, or `club`'s only (its scope, its
+    logins and their groups)."""
+    label = model._meta.label_lower
+    if club is None:
+        return model._default_manager.all()
+    with scope(club=club):
+        logins = backup._logins(club)
+        if label == "auth.user":
+            return list(logins.order_by("pk").values())
+        if label == "auth.group":
+            return list(model.objects.filter(user__in=logins).distinct().order_by("pk").values())
+        if label == "club.club":
+            return list(model.objects.filter(pk=club.pk).values())
+        return list(model._default_manager.order_by("pk").values())
+
+
+def snapshot(club=None) -> dict:
+    """Every row of every table a backup covers (of `club` only, if given), as the database
+    holds it, with each id replaced by the row's place among its table's rows (in id order),
+    in the row and wherever another row refers to it: an import gives new ids, in the same
+    order. Groups go by name, and results (rebuilt, in another order) by their chair."""
+    places: dict[str, dict[int, int]] = {}
     rows = {}
     for model in ALL_TABLES:
-        values = list(model._default_manager.order_by("pk").values())
-        if model._meta.label_lower in ("auth.group", "scoring.matchresult"):
-            for row in values:
-                row.pop("id")
-                row.pop("best_hand_id", None)
-        rows[model._meta.label_lower] = values
+        label = model._meta.label_lower
+        values = _rows_of(model, club)
+        values = list(values if club is not None else values.order_by("pk").values())
+        places[label] = {row["id"]: place for place, row in enumerate(values)}
+        for row in values:
+            for field in model._meta.concrete_fields:
+                target = field.related_model
+                if field.primary_key or target is None or row[field.attname] is None:
+                    continue
+                row[field.attname] = places[target._meta.label_lower][row[field.attname]]
+            row["id"] = (
+                None if label in ("auth.group", "scoring.matchresult") else places[label][row["id"]]
+            )
+        if label == "scoring.matchresult":
+            values.sort(key=lambda row: row["chair_id"])
+        rows[label] = values
     User = get_user_model()
+    links = User.groups.through.objects.values_list("user_id", "group__name")
     rows["groups of users"] = sorted(
-        User.groups.through.objects.values_list("user_id", "group__name")
+        (places["auth.user"][user], name) for user, name in links if user in places["auth.user"]
     )
     return rows
 
@@ -71,13 +104,29 @@ def empty_the_database() -> None:
     )
 
 
-def export_text() -> str:
-    return backup.to_json(backup.export_club())
+def export_text(club=None) -> str:
+    return backup.to_json(backup.export_club(club or Club.objects.get()))
 
 
-def without_time_of_export(text: str) -> dict:
+def renumbered(text: str) -> dict:
+    """A backup's rows with each id replaced by the row's place among its model's rows, and
+    the time of export left out: two backups of the same club read alike, whatever ids the
+    installations gave."""
     data = json.loads(text)
     data.pop("exported_at")
+    places: dict[str, dict[int, int]] = {}
+    for row in data["data"]:
+        if "pk" in row:
+            ids = places.setdefault(row["model"], {})
+            ids[row["pk"]] = len(ids)
+    for row in data["data"]:
+        model = apps.get_model(row["model"])
+        if "pk" in row:
+            row["pk"] = places[row["model"]][row["pk"]]
+        for name, value in row["fields"].items():
+            field = model._meta.get_field(name)
+            if field.is_relation and isinstance(value, int):
+                row["fields"][name] = places[field.related_model._meta.label_lower][value]
     return data
 
 
@@ -94,15 +143,16 @@ def test_round_trip_of_the_demo_club_loses_nothing(demo_club, tmp_path):
     call_command("import_club", str(path))
 
     envelope = json.loads(first)
-    assert envelope["format"] == "mahjong-club-backup" and envelope["version"] == 1
+    assert envelope["format"] == "mahjong-club-backup" and envelope["version"] == 2
     assert {row["model"] for row in envelope["data"]} == set(backup.MODELS) - {
+        "auth.group",  # no login of the demo must change its password
         "club.keepapart",  # the demo keeps no one apart
         "scoring.kongchips",  # nor records kong chips
     }
     assert snapshot() == before  # every row, to the microsecond, results rebuilt alike
     second = export_text()
-    assert without_time_of_export(second) == without_time_of_export(first)
-    restored = Correction.objects.get(pk=correction.pk)
+    assert renumbered(second) == renumbered(first)
+    restored = Correction.objects.get(reason=correction.reason)
     assert restored.made_by.username == COORDINATOR_LOGIN[0]
     assert restored.before == correction.before and restored.after == correction.after
 
@@ -137,31 +187,45 @@ def small_club() -> None:
 
 
 def test_new_rows_after_an_import_get_free_ids(db):
+    """The import's ids come from each table's own counter (PostgreSQL's sequences): the
+    next member added gets the id after them, not one of theirs."""
     small_club()
     text = export_text()
-    highest = Member.objects.order_by("-pk").first().pk
     empty_the_database()
     backup.import_club(backup.read_json(text))
     club = Member.objects.first().club
+    highest = Member.objects.order_by("-pk").first().pk
     newcomer = Member.objects.create(club=club, name="Newcomer Nina", table_name="Nina")
     assert newcomer.pk > highest
 
 
-def test_import_refuses_a_database_that_is_not_empty(db, tmp_path):
+def test_a_club_is_not_imported_at_an_address_another_club_has(db, tmp_path, capsys):
+    """Importing a club beside itself: its address is taken, and the refusal says which and
+    how to import it under another; --slug does."""
     small_club()
+    club = Club.objects.get()
     path = tmp_path / "club.json"
     path.write_text(export_text(), encoding="utf-8")
-    members = Member.objects.count()
-    with pytest.raises(CommandError, match="only into an empty database.*members"):
+    before = snapshot()
+    with pytest.raises(CommandError) as refusal:
         call_command("import_club", str(path))
-    assert Member.objects.count() == members
+    assert f"already has a club at the address “{club.slug}”" in str(refusal.value)
+    assert "--slug NEW" in str(refusal.value) and "Nothing was imported" in str(refusal.value)
+    assert snapshot() == before
+
+    with pytest.raises(CommandError, match="“Not An Address” cannot be a club's address"):
+        call_command("import_club", str(path), "--slug", "Not An Address")
+    call_command("import_club", str(path), "--slug", "second-home")
+    assert "at the address “second-home” (/c/second-home/)" in capsys.readouterr().out
+    copy = Club.objects.get(slug="second-home")
+    assert snapshot(copy)["club.member"] == snapshot(club)["club.member"]
 
 
 @pytest.mark.parametrize(
     "change, message",
     [
         ({"format": "something-else"}, "not a club backup"),
-        ({"version": 2}, "version 2, but this app reads version 1 only"),
+        ({"version": 3}, "version 3, but this app reads versions 1 and 2 only"),
         ({"data": "rows"}, "no list of rows"),
     ],
 )
@@ -187,11 +251,14 @@ def test_a_club_made_by_opening_the_app_first_is_replaced_by_the_import(db, clie
 
 
 def test_a_club_whose_settings_were_changed_is_not_replaced(db):
+    from club.models import FIRST_CLUB_NAME, FIRST_CLUB_SLUG
+
     small_club()
+    Club.objects.update(slug=FIRST_CLUB_SLUG)
     data = json.loads(export_text())
     empty_the_database()
-    Club.objects.create(name="Our Mahjong Club", show_dice=True)
-    with pytest.raises(backup.BackupRefused, match="only into an empty database.*clubs"):
+    Club.objects.create(name=FIRST_CLUB_NAME, slug=FIRST_CLUB_SLUG, show_dice=True)
+    with pytest.raises(backup.BackupRefused, match=f"a club at the address “{FIRST_CLUB_SLUG}”"):
         backup.import_club(data)
     assert Club.objects.get().show_dice
 
@@ -291,7 +358,7 @@ def export_queries() -> int:
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as captured:
-        backup.write_backup(io.StringIO())
+        backup.write_backup(io.StringIO(), Club.objects.get())
     return len(captured)
 
 
@@ -340,7 +407,7 @@ def test_tables_record_hands_while_a_backup_is_written_and_the_file_is_one_momen
 
     text = io.StringIO()
     with mock.patch.object(backup, "_dumps", tables_record_meanwhile):
-        backup.write_backup(text)
+        backup.write_backup(text, club)
 
     assert not [result for result in saved if isinstance(result, Exception)], saved
     assert Hand.objects.count() == before["scoring.hand"] + len(tables)  # all saved
@@ -423,8 +490,8 @@ MALFORMED = {
         "not a club backup \\(its format should be",
     ),
     "another version": (
-        lambda text: text.replace('"version":1', '"version":7', 1),
-        "version 7, but this app reads version 1 only",
+        lambda text: text.replace('"version":2', '"version":7', 1),
+        "version 7, but this app reads versions 1 and 2 only",
     ),
     "a row that is not a row": (a_row_that_is_a_list, r"Line \d+ of this backup is not a row"),
     "text where a number goes": (
@@ -534,7 +601,7 @@ def test_the_streamed_file_is_byte_for_byte_the_version_1_layout(db, club):
 
     played_history(club, matches=2, hands=3, by=CoordinatorFactory())
     streamed = io.StringIO()
-    backup.write_backup(streamed)
+    backup.write_backup(streamed, club)
     assert backup.to_json(json.loads(streamed.getvalue())) == streamed.getvalue()
 
 
@@ -565,3 +632,252 @@ def test_rows_in_another_order_still_import_and_a_repeated_id_among_them_is_refu
     with pytest.raises(backup.BackupRefused, match=rf"Line {last + 2} .* repeats the id"):
         backup.import_club(path)
     assert not Member.objects.exists()
+
+
+# --- Per club: two clubs on one installation -----------------------------------------------
+
+
+def a_club_that_has_played(name: str, shared_login=None):
+    """A club with everything a backup holds: members with logins (one who must change their
+    password), a coordinator, a pair kept apart, an evening seated and played (hands, kong
+    chips, a correction) and an old evening's history; `shared_login` is a member here too."""
+    from club.accounts import set_temporary_password
+    from club.models import KeepApart
+    from club.roles import make_coordinator
+    from games.start import start_play
+    from scoring.recording import record_kong, record_win
+    from scoring.standings import rebuild_results
+    from tests.factories import ClubFactory, MemberFactory, UserFactory
+    from tests.games.helpers import seated_session
+
+    club = ClubFactory(name=name, rule_set="u3a")
+    boss = UserFactory(username=f"{club.slug}-boss")
+    make_coordinator(boss, club)
+    logins = [UserFactory(username=f"{club.slug}-{n}") for n in range(2)]
+    members = [MemberFactory(club=club, user=login) for login in logins]
+    set_temporary_password(logins[1])
+    if shared_login is not None:
+        MemberFactory(club=club, user=shared_login)
+    KeepApart.objects.create(club=club, member_a=members[0], member_b=members[1], reason="Tiffs")
+    tonight = seated_session(club, sizes=(4,), date=datetime.date(2026, 3, 5))
+    (match,) = start_play(tonight)
+    record_win(match, 1, Win(0, "wall", None, 10), by=boss)
+    record_kong(match, 2, 1, "concealed", by=boss)
+    record_win(match, 2, Win(1, "discard", 2, 8), by=logins[0])
+    correct_hand(match, 1, Win(0, "wall", None, 12), "Miscounted", by=boss)
+    played_history(club, matches=2, hands=3, by=boss)
+    rebuild_results(Match.objects.filter(club=club))  # the history was written straight in
+    return club
+
+
+def rows_of_club(club) -> dict[str, set]:
+    """The ids of `club`'s rows, table by table, read through the club's scope."""
+    with scope(club=club):
+        ids = {
+            label: set(apps.get_model(label)._default_manager.values_list("pk", flat=True))
+            for label in backup.MODELS
+            if label not in ("auth.user", "auth.group", "club.club")
+        }
+    ids["club.club"] = {club.pk}
+    return ids
+
+
+def test_a_clubs_backup_holds_its_own_rows_and_logins_and_nothing_of_another_club(db):
+
+    shared = get_user_model().objects.create_user("shared-sam", password="x-long-password")
+    a = a_club_that_has_played("Thursday Club", shared_login=shared)
+    b = a_club_that_has_played("Monday Club", shared_login=shared)
+    operator = get_user_model().objects.create_superuser("operator", password="x-long-pass")
+    with scope(club=b):
+        Hand.objects.filter(number=1).update(voided_by=operator)  # an operator's hand in B
+    mine, theirs = rows_of_club(a), rows_of_club(b)
+
+    rows = json.loads(export_text(a))["data"]
+    assert {row["model"] for row in rows} == set(backup.MODELS)  # every table is in it
+    for row in rows:
+        label = row["model"]
+        if label in ("auth.user", "auth.group"):
+            continue
+        assert row["pk"] in mine[label] and row["pk"] not in theirs[label], row
+        assert row["fields"].get("club", a.pk) == a.pk, row
+    for label in mine:
+        assert {row["pk"] for row in rows if row["model"] == label} == mine[label], label
+    logins = {row["fields"]["username"] for row in rows if row["model"] == "auth.user"}
+    assert logins == {f"{a.slug}-boss", f"{a.slug}-0", f"{a.slug}-1", "shared-sam"}
+    assert all(row["fields"]["password"] for row in rows if row["model"] == "auth.user")
+    assert [row["fields"]["name"] for row in rows if row["model"] == "auth.group"] == [
+        "Must change password"
+    ]
+    names = json.dumps(rows)
+    assert "operator" not in names and f"{b.slug}-" not in names
+
+
+def test_the_settings_page_download_is_the_requests_club_only(client, db):
+    from club.roles import make_coordinator
+
+    a = a_club_that_has_played("Thursday Club")
+    b = a_club_that_has_played("Monday Club")
+    client.force_login(get_user_model().objects.get(username=f"{b.slug}-boss"))
+    assert client.get(f"/c/{a.slug}" + reverse("club_backup")).status_code == 403
+    make_coordinator(get_user_model().objects.get(username=f"{b.slug}-boss"), a)
+    response = client.get(f"/c/{b.slug}" + reverse("club_backup"))
+    assert f'filename="mahjong-club-backup-{b.slug}-' in response["Content-Disposition"]
+    rows = json.loads(b"".join(response.streaming_content))["data"]
+    clubs = [row["pk"] for row in rows if row["model"] == "club.club"]
+    assert clubs == [b.pk]
+    assert {row["pk"] for row in rows if row["model"] == "scoring.hand"} == rows_of_club(b)[
+        "scoring.hand"
+    ]
+
+
+def standings_of(club) -> list:
+    """What the club's leaderboard shows, every season, by names (ids are the
+    installation's)."""
+    from scoring import standings
+
+    with scope(club=club):
+        boards = [
+            standings.leaderboard(club, season)
+            for season in standings.seasons(club, datetime.date(2026, 11, 26))
+        ]
+        return [
+            (
+                board.season.key,
+                board.sessions_held,
+                [dataclasses.replace(row, member_id=0) for row in board.rows],
+            )
+            for board in boards
+        ]
+
+
+def test_a_club_moves_to_an_installation_hosting_another_club_with_nothing_changed(db, tmp_path):
+    """Club A leaves an installation it shared with B for one that hosts C: C is untouched,
+    A's every row (new ids apart), results and standings are as they were, and every table
+    takes new rows afterwards (PostgreSQL: the id counters are past A's new ids)."""
+    a = a_club_that_has_played("Thursday Club")
+    a_club_that_has_played("Monday Club")
+    path = tmp_path / "a.json"
+    call_command("export_club", "--club", a.slug, "--output", str(path))
+    before, board, slug = snapshot(a), standings_of(a), a.slug
+    assert board and board[0][2] and before["scoring.matchresult"]
+
+    empty_the_database()  # the third installation
+    c = a_club_that_has_played("Saturday Club")
+    theirs = snapshot(c)
+    theirs_everything = snapshot()
+    call_command("import_club", str(path))
+
+    moved = Club.objects.get(slug=slug)
+    assert snapshot(c) == theirs
+    assert snapshot(moved) == before
+    assert standings_of(moved) == board
+    everything = snapshot()
+    for label, rows in theirs_everything.items():
+        if label != "groups of users":
+            assert all(row in everything[label] for row in rows), label
+    # Every table takes a new row after the import.
+    played_history(moved, matches=1, hands=2)
+    a_club_that_has_played("Sunday Club")
+
+
+def test_a_login_name_another_person_has_here_is_refused(db):
+    a = a_club_that_has_played("Thursday Club")
+    data = json.loads(export_text(a))
+    empty_the_database()
+    User = get_user_model()
+    User.objects.create_user(f"{a.slug.upper()}-0", password="someone-elses-password")
+    User.objects.create_user(f"{a.slug}-boss", password="someone-elses-password")
+    with pytest.raises(backup.BackupRefused) as refusal:
+        backup.import_club(data)
+    message = str(refusal.value)
+    assert f"logins named “{a.slug}-0” (here “{a.slug.upper()}-0”), “{a.slug}-boss”" in message
+    assert "Nothing was imported" in message
+    assert not Club.objects.exists() and User.objects.count() == 2
+
+
+def test_the_same_login_already_here_is_used_as_it_is(db):
+    """A login with the same name and the same password hash is the same login (a copy of
+    its hash is no one else's): the club's member uses it, and nothing of it changes."""
+    a = a_club_that_has_played("Thursday Club")
+    data = json.loads(export_text(a))
+    login = next(row for row in data["data"] if row["fields"].get("username") == f"{a.slug}-0")
+    empty_the_database()
+    here = get_user_model().objects.create(
+        username=f"{a.slug}-0", password=login["fields"]["password"], email="kept@example.org"
+    )
+    imported = backup.import_club(data)
+    assert imported.logins_here == 1
+    member = Member.objects.get(user__username=f"{a.slug}-0")
+    assert member.user_id == here.pk
+    here.refresh_from_db()
+    assert here.email == "kept@example.org"
+    assert get_user_model().objects.filter(username__startswith=a.slug).count() == 3
+
+
+def as_version_1(text: str) -> dict:
+    """A backup as version 1 wrote it (a whole single-club installation): no club address
+    or time zone, no club key on matches, hands, kong chips or attendance, and the club's
+    coordinators in the site-wide "Coordinators" group."""
+    data = json.loads(text)
+    data["version"] = 1
+    coordinators = set()
+    rows = []
+    for row in data["data"]:
+        fields = row["fields"]
+        if row["model"] == "club.coordinator":
+            coordinators.add(fields["user"][0])
+            continue
+        if row["model"] == "club.club":
+            for name in ("slug", "time_zone", "currency_symbol"):
+                fields.pop(name)
+        if row["model"] in ("games.match", "scoring.hand", "scoring.kongchips", "club.attendance"):
+            fields.pop("club")
+        rows.append(row)
+    rows.insert(0, {"model": "auth.group", "fields": {"name": "Coordinators", "permissions": []}})
+    for row in rows:
+        if row["model"] == "auth.user" and row["fields"]["username"] in coordinators:
+            row["fields"]["groups"].append(["Coordinators"])
+            row["fields"]["is_staff"] = True
+    data["data"] = rows
+    return data
+
+
+def test_a_version_1_backup_still_imports_with_its_club_keys_and_coordinators(db):
+    a = a_club_that_has_played("Thursday Club")
+    Club.objects.filter(pk=a.pk).update(slug="thursday-club")  # the address from its name
+    a.refresh_from_db()
+    old = as_version_1(export_text(a))
+    assert not any("club" in row["fields"] for row in old["data"] if row["model"] == "scoring.hand")
+    before = snapshot(a)
+    empty_the_database()
+    a_club_that_has_played("Saturday Club")
+
+    backup.import_club(old)
+    moved = Club.objects.get(slug="thursday-club")
+    assert snapshot(moved) == before  # hands' club keys, coordinators, groups and all
+    assert not apps.get_model("auth.group").objects.filter(name="Coordinators").exists()
+    boss = get_user_model().objects.get(username__endswith="-boss", coordinator_roles__club=moved)
+    assert not boss.is_staff
+
+
+def test_an_operators_login_in_a_backup_is_no_operator_of_a_shared_installation(db):
+    """A self-hosted club's administrator ran their club; on a shared installation the file
+    must not make them an operator of every club: they come in as the club's coordinator.
+    Into a new installation (moving house) they stay the operator."""
+    from club.roles import is_coordinator, make_coordinator
+
+    a = a_club_that_has_played("Thursday Club")
+    admin = get_user_model().objects.create_superuser("admin", password="x-long-password")
+    make_coordinator(admin, a)
+    data = json.loads(export_text(a))
+
+    empty_the_database()
+    backup.import_club(data)
+    assert get_user_model().objects.get(username="admin").is_superuser
+
+    empty_the_database()
+    a_club_that_has_played("Saturday Club")
+    backup.import_club(data)
+    admin = get_user_model().objects.get(username="admin")
+    assert not admin.is_superuser and not admin.is_staff
+    assert is_coordinator(admin, Club.objects.get(slug=a.slug))

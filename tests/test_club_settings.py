@@ -247,7 +247,7 @@ def test_a_refused_table_value_is_shown_beside_its_field_with_the_entry_kept(
             "The sessions needed to be ranked must be between 0 and 366.",
         ),
         ("min_sessions", "-1", "between 0 and 366"),
-        ("table_money", "1000", "The table money must be between 0 and 100."),
+        ("table_money", "1000", "The table money must be between £0 and £100."),
     ],
 )
 def test_the_clubs_own_numbers_are_refused_outside_their_range(club, field, value, message):

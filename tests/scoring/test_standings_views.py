@@ -134,7 +134,8 @@ def test_the_board_is_rendered_once_and_again_whenever_anything_it_shows_changes
     # the next view served from it.
     board = member_client.get(url).context["board"]
     me = member_client.get(url).context["me"]
-    key = make_template_fragment_key("standings_board", [board.fingerprint, me, "/"])
+    club = people[0].club_id
+    key = make_template_fragment_key("standings_board", [club, board.fingerprint, me, "/"])
     assert people[0].table_name in cache.get(key)
     cache.set(key, "KEPT BOARD")
     assert "KEPT BOARD" in member_client.get(url).content.decode()

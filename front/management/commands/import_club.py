@@ -5,25 +5,37 @@ from front.backup import BackupRefused, import_club
 
 class Command(BaseCommand):
     help = (
-        "Restore a club from a file written by export_club, into an empty database. The "
-        "whole file is checked first; on any problem nothing is imported."
+        "Bring a club from a file written by export_club (or the settings page's download) "
+        "into this installation, beside any clubs it hosts already. Every row gets a new id. "
+        "The whole file is checked first; on any problem nothing is imported."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="The backup file (from export_club or the settings page).")
+        parser.add_argument(
+            "--slug",
+            metavar="NEW",
+            help="Import the club at this address instead of the one in the file "
+            "(when another club here has that address).",
+        )
 
-    def handle(self, *args, file, **options):
+    def handle(self, *args, file, slug=None, **options):
         try:
             with open(file, "rb") as backup_file:
-                counts = import_club(backup_file)
+                imported = import_club(backup_file, slug=slug)
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
         except BackupRefused as refusal:
             raise CommandError(str(refusal)) from None
+        counts = imported.counts
+        logins = f"{counts['auth.user']} logins"
+        if imported.logins_here:
+            logins += f" ({imported.logins_here} of them already here, used as they are)"
         self.stdout.write(
             self.style.SUCCESS(
-                f"Restored the club: {counts['club.member']} members, {counts['auth.user']} "
-                f"logins, {counts['club.session']} sessions, {counts['games.match']} matches, "
-                f"{counts['scoring.hand']} hands, {counts['scoring.correction']} corrections."
+                f"Restored the club at the address “{imported.address}” (/c/{imported.address}/"
+                f"): {counts['club.member']} members, {logins}, {counts['club.session']} "
+                f"sessions, {counts['games.match']} matches, {counts['scoring.hand']} hands, "
+                f"{counts['scoring.correction']} corrections."
             )
         )
