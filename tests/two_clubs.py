@@ -219,10 +219,11 @@ def logins_of_only(club: Club) -> list[int]:
     users = User.objects.filter(memberships__club=club) | User.objects.filter(
         coordinator_roles__club=club
     )
-    elsewhere = User.objects.filter(memberships__isnull=False).exclude(memberships__club=club)
-    elsewhere |= User.objects.filter(coordinator_roles__isnull=False).exclude(
-        coordinator_roles__club=club
-    )
+    # Members or coordinators of some other club (a filter, not an exclude: an exclude over a
+    # many-valued relation would drop the login that is in both clubs).
+    others = Club.objects.exclude(pk=club.pk)
+    elsewhere = User.objects.filter(memberships__club__in=others)
+    elsewhere |= User.objects.filter(coordinator_roles__club__in=others)
     return sorted(
         set(users.values_list("pk", flat=True)) - set(elsewhere.values_list("pk", flat=True))
     )
