@@ -47,6 +47,7 @@ import string
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -719,22 +720,42 @@ def measure_size(n: int, requests: int, slow: dict) -> list[dict]:
     driver = Driver()
     rows = []
     for name, expected, make in kinds(clubs):
-        times, walls = [], []
+        times, walls, database, backend = [], [], [], {"pid": 0}
 
-        def one(i, timed=True, name=name, expected=expected, make=make, times=times, walls=walls):
+        def one(  # noqa: PLR0913 (the loop's values bound, as a closure in a loop must)
+            i,
+            timed=True,
+            captured=None,
+            name=name,
+            expected=expected,
+            make=make,
+            times=times,
+            walls=walls,
+            database=database,
+            backend=backend,
+        ):
+            """Request i of this kind; timed: its processor and wall time and the database
+            server process's processor time; captured: its queries."""
             (method, path, cookie, data, htmx), table = make(i)
             environ = driver.environ(method, path, cookie, data, htmx)
+            db = process_cpu(backend["pid"]) if timed else 0.0
             cpu, wall = time.process_time(), time.perf_counter()
-            status, body = driver(environ)
+            if captured is not None:
+                with CaptureQueriesContext(connection) as context:
+                    status, body = driver(environ)
+                captured += context.captured_queries
+            else:
+                status, body = driver(environ)
             if timed:
                 times.append((time.process_time() - cpu) * 1000)
                 walls.append((time.perf_counter() - wall) * 1000)
+                database.append((process_cpu(backend["pid"]) - db) * 1000)
             assert status == expected, (name, path, driver.last, body[-600:])
             if table is not None:  # a saved hand: the form now offers the next one
                 shown = HAND_FIELD.search(body)
                 assert shown and int(shown.group(1)) == table["hand"] + 1, (name, body[-600:])
-                # Undone at once (not timed), so that no match ends however many hands are
-                # saved (classical ends after 16 won games): the next save is the same hand.
+                # Undone at once (not measured), so that no match ends however many hands
+                # are saved (classical ends after 16 won games): the next save is the same.
                 undo = {"match": table["match"], "hand": table["hand"]}
                 environ = driver.environ(
                     "POST", path.replace("/win/", "/undo/"), cookie, undo, htmx
@@ -749,19 +770,19 @@ def measure_size(n: int, requests: int, slow: dict) -> list[dict]:
 
         for i in range(5):  # warm the caches (templates, URL patterns, the database's pages)
             one(i, timed=False)
-        pid, db_before = backend_cpu()
+        backend["pid"] = backend_cpu()[0]
         for i in range(requests):
             one(i)
-        pid_after, db_after = backend_cpu()
-        db_ms = (db_after - db_before) * 1000 / requests if pid == pid_after else float("nan")
+        same = backend_cpu()[0] == backend["pid"]  # else the connection was opened again meanwhile
+        db_ms = statistics.mean(database) if same else float("nan")
         counts = []
         for i in range(requests, requests + 5):
-            with CaptureQueriesContext(connection) as captured:
-                path = one(i, timed=False)
-            counts.append(len(captured.captured_queries))
-            for query in captured.captured_queries:
-                key = (name, query["sql"][:80])
-                if float(query["time"]) > slow.get(key, (0, ""))[0]:
+            captured = []
+            path = one(i, timed=False, captured=captured)
+            counts.append(len(captured))
+            for query in captured:
+                key = (name, re.sub(r"\d+", "N", query["sql"]))  # one per kind of query
+                if float(query["time"]) >= slow.get(key, (0, ""))[0]:
                     slow[key] = (float(query["time"]), query["sql"], n, path)
         row = {
             "clubs": n,
@@ -872,6 +893,9 @@ def load_test(url: str, env: dict, args, clubs: int) -> dict:
         database = DatabaseProcesses(url)
         time.sleep(2)
         cpu, db = server.cpu_seconds(), database.cpu_seconds()
+        sampling = threading.Event()
+        sampler = threading.Thread(target=database.sample, args=(sampling,), daemon=True)
+        sampler.start()
         started = time.monotonic()
         command = [str(BIN / "locust"), "-f", str(HERE / "region_locust.py"), "--headless"]
         users = tables + len(setups)
@@ -884,6 +908,8 @@ def load_test(url: str, env: dict, args, clubs: int) -> dict:
                 command, cwd=ROOT, env=locust_env, stdout=out, stderr=subprocess.STDOUT, check=True
             )
         seconds = time.monotonic() - started
+        sampling.set()
+        sampler.join()
         cpu, db = server.cpu_seconds() - cpu, database.cpu_seconds() - db
         errors = server.errors()
     with open(folder / "load_stats.csv", newline="") as stats:
@@ -926,6 +952,12 @@ class DatabaseProcesses:
         self.name = urlsplit(url).path.lstrip("/")
         self.seen: dict[int, float] = {}
 
+    def sample(self, stop) -> None:
+        """Read the processes' counters every second until `stop` is set: a connection
+        closed after CONN_MAX_AGE takes its counters with it."""
+        while not stop.wait(1):
+            self.cpu_seconds()
+
     def cpu_seconds(self) -> float:
         import psycopg
 
@@ -938,7 +970,9 @@ class DatabaseProcesses:
                 )
             ]
         for pid in pids:
-            self.seen[pid] = process_cpu(pid)
+            now = process_cpu(pid)
+            if now == now:  # not NaN: the process is still there
+                self.seen[pid] = now
         return sum(value for value in self.seen.values() if value == value)
 
 
