@@ -2,7 +2,8 @@
 
 Run from the repository root:  make region-bench   (or .venv/bin/python bench/region_bench.py)
 Options: --clubs 1,100,1000  --requests 120 (per kind of request and size)
-         --load-clubs 100 --load-seconds 120 (the Tuesday-afternoon load test; 0 skips it)
+         --load-clubs 25 --load-seconds 120 --workers 3 (the Tuesday-afternoon load test under
+         gunicorn with that many workers, as docs/deployment.md runs it; 0 seconds skips it)
 PostgreSQL: REGION_PG_URL (default postgres://club_ci:club_ci@127.0.0.1:5432/region_bench).
 The role must be allowed to create databases: the bench makes <name>_1, <name>_100 ... (one
 per size, dropped first when they exist). Unreachable: the bench says so and stops (exit 0).
@@ -25,7 +26,7 @@ per size, dropped first when they exist). Unreachable: the bench says so and sto
    per request (p50, p95), the wall time, the database's processor time (the server
    process's own counters) and the number of queries. At the largest size it prints
    EXPLAIN ANALYZE for the slowest queries.
-4. The load test: gunicorn (2 workers) over the largest database, locust driving
+4. The load test: gunicorn (3 workers) over the largest database, locust driving
    --load-clubs clubs' tables at the pace of a real evening (each table polls every 4 s and
    saves a hand about every 3 minutes, each club's members read results about 3 times each
    an evening), then the processor time per request of the mix, app and database, and the
@@ -78,6 +79,7 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=120)
     parser.add_argument("--load-clubs", type=int, default=25)
     parser.add_argument("--load-seconds", type=int, default=120)
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn's (deployment: 3)")
     parser.add_argument("--keep", action="store_true", help="reuse databases already built")
     args = parser.parse_args()
     sizes = sorted({int(n) for n in args.clubs.split(",")})
@@ -239,7 +241,7 @@ def build_all(url: str, sizes: list[int], keep: bool) -> str:
             f"(this process {time.process_time() - cpu:.0f} s of processor)",
             flush=True,
         )
-    return "; ".join(said)
+    return "; ".join(said) or "nothing (kept from before)"
 
 
 def count(table: str) -> int:
@@ -884,12 +886,14 @@ def load_test(url: str, env: dict, args, clubs: int) -> dict:
         f"\n== Tuesday afternoon: {len(setups)} clubs of the {Club.objects.count()}, {tables} "
         f"tables polling every {POLL_SECONDS} s and saving a hand every ~{HAND_SECONDS} s, "
         f"{MEMBERS} members a club reading results {READS_PER_MEMBER} times an afternoon; "
-        f"gunicorn --workers 2, locust, {args.load_seconds} s; {load()}",
+        f"gunicorn --workers {args.workers}, locust, {args.load_seconds} s; {load()}",
         flush=True,
     )
     connection.close()
     ready = f"/c/{setups[0]['slug']}/accounts/login/"
-    with gunicorn_on_loopback(env, folder / "gunicorn.log", ready=ready) as server:
+    with gunicorn_on_loopback(
+        env, folder / "gunicorn.log", workers=args.workers, ready=ready
+    ) as server:
         database = DatabaseProcesses(url)
         time.sleep(2)
         cpu, db = server.cpu_seconds(), database.cpu_seconds()
