@@ -6,7 +6,7 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 LOAD_STAMP := $(VENV)/.installed-load
 
-.PHONY: install run test lint bench loadtest demo clean
+.PHONY: install run test lint bench loadtest region-bench demo clean
 
 install: $(STAMP)
 
@@ -54,6 +54,15 @@ bench: install
 # passes options. See bench/loadtest/run.py.
 loadtest: $(LOAD_STAMP)
 	$(BIN)/python bench/loadtest/run.py $(LOADTEST_ARGS)
+
+# Not part of `make bench`: a region of 1, 100 and 1,000 clubs on PostgreSQL (REGION_PG_URL,
+# default postgres://club_ci:club_ci@127.0.0.1:5432/region_bench; the role makes <name>_1,
+# <name>_100, <name>_1000; skipped, saying why, when it cannot be reached), per-request
+# processor time and queries at each size, then gunicorn under locust at a Tuesday
+# afternoon's mix. About 25 minutes on 2 cores; REGION_ARGS="--clubs 1,100" passes options.
+# See bench/region_bench.py and docs/measurements.md.
+region-bench: $(LOAD_STAMP)
+	$(BIN)/python bench/region_bench.py $(REGION_ARGS)
 
 $(LOAD_STAMP): $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,load]'

@@ -86,8 +86,16 @@ class Server:
 
 
 @contextlib.contextmanager
-def gunicorn_on_loopback(env: dict[str, str], log: Path, workers: int = 2, timeout: float = 30):
-    """gunicorn config.wsgi on 127.0.0.1 at a free port; stopped (SIGTERM) on exit."""
+def gunicorn_on_loopback(
+    env: dict[str, str],
+    log: Path,
+    workers: int = 2,
+    timeout: float = 30,
+    ready: str = "/accounts/login/",
+):
+    """gunicorn config.wsgi on 127.0.0.1 at a free port, up once `ready` answers 200 (an
+    installation of several clubs has its login pages at /c/<slug>/accounts/login/);
+    stopped (SIGTERM) on exit."""
     port = free_port()
     with log.open("w") as out:
         process = subprocess.Popen(
@@ -108,7 +116,7 @@ def gunicorn_on_loopback(env: dict[str, str], log: Path, workers: int = 2, timeo
         )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_up(url, process, timeout)
+        _wait_until_up(url + ready, process, timeout)
         yield Server(url, process, log)
     finally:
         process.terminate()
@@ -125,7 +133,7 @@ def _wait_until_up(url: str, process: subprocess.Popen, timeout: float) -> None:
         if process.poll() is not None:
             raise RuntimeError(f"gunicorn stopped at start (exit {process.returncode})")
         try:
-            with urllib.request.urlopen(url + "/accounts/login/", timeout=2) as response:
+            with urllib.request.urlopen(url, timeout=2) as response:
                 if response.status == 200:
                     return
         except (urllib.error.URLError, ConnectionError, TimeoutError):
