@@ -3,7 +3,7 @@
 Run from the repository root:  make region-bench   (or .venv/bin/python bench/region_bench.py)
 Options: --clubs 1,100,1000  --requests 120 (per kind of request and size)
          --load-clubs 25 --load-seconds 120 --workers 3 (the Tuesday-afternoon load test under
-         gunicorn with that many workers, as docs/deployment.md runs it; 0 seconds skips it)
+         gunicorn with that many workers, as docs/deploy.md runs it; 0 seconds skips it)
 PostgreSQL: REGION_PG_URL (default postgres://club_ci:club_ci@127.0.0.1:5432/region_bench).
 The role must be allowed to create databases: the bench makes <name>_1, <name>_100 ... (one
 per size, dropped first when they exist). Unreachable: the bench says so and stops (exit 0).
