@@ -27,8 +27,14 @@ def shot(page, name: str) -> None:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_a_club_starts_itself_on_the_site(live_server, browser, settings, transactional_db, size):
+def test_a_club_starts_itself_on_the_site(
+    live_server, browser, browser_watch, settings, transactional_db, size
+):
     settings.CLUB_SIGNUP = True
+    browser_watch.allow(
+        r"(answer 404: GET|status of 404).*/c/no-such-club/",
+        "an address that names no club, on purpose: its 404 page is looked at",
+    )
     ClubFactory(name="Riverside U3A Mahjong", slug="riverside")
     ClubFactory(name="Tuesday Tiles", slug="tuesday-tiles")
     page = browser.new_page(viewport=SIZES[size])
