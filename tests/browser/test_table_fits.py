@@ -180,3 +180,17 @@ def test_a_table_of_five_fits_too(table_at, size):
     form = page.locator("#win-form")
     expect(form.get_by_role("group", name="Who won?").get_by_role("radio")).to_have_count(4)
     expect_in_first_screen(page, "Save", form.get_by_role("button", name="Save hand 1"), height)
+
+
+def test_nothing_is_wider_than_the_screen_between_phone_and_tablet(table_at):
+    """Tablets held upright and small tablets (768 to 900 px): every part of the table page,
+    the "How?" choices with "Robbing a kong" included, stays within the screen's width."""
+    page, _ = table_at("tablet", 3)
+    for width in (768, 800, 900, 1024):
+        page.set_viewport_size({"width": width, "height": 1280})
+        wider = page.evaluate(
+            "() => [...document.querySelectorAll('main *')]"
+            ".filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)"
+            ".map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').trim().slice(0, 30))"
+        )
+        assert wider == [], f"at {width} px wide: {wider[:5]}"
