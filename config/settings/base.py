@@ -11,21 +11,13 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from config.settings.services import cache_settings, database_settings
+from config.settings.services import cache_settings, database_settings, whole_number, yes_or_no
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
 def env_bool(name: str, default: bool = False) -> bool:
-    value = os.environ.get(name)
-    if value is None or value.strip() == "":
-        return default
-    normalised = value.strip().lower()
-    if normalised in {"1", "true", "yes", "on"}:
-        return True
-    if normalised in {"0", "false", "no", "off"}:
-        return False
-    raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}.")
+    return yes_or_no(os.environ, name, default)
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -33,16 +25,7 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 def env_int(name: str, default: int, minimum: int = 0) -> int:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        number = minimum - 1
-    if number < minimum:
-        raise ImproperlyConfigured(f"{name} must be a whole number from {minimum}, not {value!r}.")
-    return number
+    return whole_number(os.environ, name, default, minimum)
 
 
 DEBUG = env_bool("DEBUG", False)

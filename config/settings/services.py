@@ -44,13 +44,16 @@ def whole_number(environ: Mapping[str, str], name: str, default: int, minimum: i
     return number
 
 
-def yes_or_no(environ: Mapping[str, str], name: str) -> bool:
-    value = environ.get(name, "").strip().lower()
-    if value in ("", "0", "false", "no", "off"):
+def yes_or_no(environ: Mapping[str, str], name: str, default: bool = False) -> bool:
+    raw = environ.get(name, "")
+    value = raw.strip().lower()
+    if not value:
+        return default
+    if value in ("0", "false", "no", "off"):
         return False
     if value in ("1", "true", "yes", "on"):
         return True
-    raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}.")
+    raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}.")
 
 
 def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
