@@ -16,7 +16,6 @@ Without the prefix:
 The admin is the operators' and sees every club: it runs with the scope switched off.
 """
 
-import logging
 import re
 
 from django.conf import settings
@@ -28,9 +27,7 @@ from django.utils import timezone
 
 from club.models import Club
 from club.scoping import scope, scopes_disabled
-from club.unavailable import database_unavailable, is_database_unreachable
-
-logger = logging.getLogger(__name__)
+from club.unavailable import unreachable_answer
 
 CLUB_ADDRESS = re.compile(r"^/c/(?P<slug>[^/]+)(?P<rest>/.*)?$", re.DOTALL)
 # The site's own pages, answered without a club on a many-club installation.
@@ -51,10 +48,10 @@ class ClubAddressMiddleware:
         except (OperationalError, InterfaceError) as error:
             # Finding the club is the request's first query: a database that is down gives
             # the calm 503 page here, as it does in a view (club/unavailable.py).
-            if is_database_unreachable(error):
-                logger.error("Database unreachable at %s: %s", request.path, error)
-                return database_unavailable(request)
-            raise
+            answer = unreachable_answer(request, error)
+            if answer is None:
+                raise
+            return answer
 
     def _route(self, request):
         if request.path_info in CLUBLESS:

@@ -52,10 +52,15 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if not is_database_unreachable(exception):
-            return None
-        logger.error("Database unreachable at %s: %s", request.path, exception)
-        return database_unavailable(request)
+        return unreachable_answer(request, exception)
+
+
+def unreachable_answer(request, error: BaseException) -> HttpResponse | None:
+    """The 503 page (logged) when `error` is the database not answering; None otherwise."""
+    if not is_database_unreachable(error):
+        return None
+    logger.error("Database unreachable at %s: %s", request.path, error)
+    return database_unavailable(request)
 
 
 def server_error(request, template_name=defaults.ERROR_500_TEMPLATE_NAME):
