@@ -126,3 +126,44 @@ def test_the_picker_works_with_the_keyboard_alone(live_server, browser, transact
         "classical",
     )
     expect(preview.locator(".breakdown-total")).to_contain_text(f"{expected.total} points")
+
+
+@pytest.mark.parametrize("pointer", ["mouse", "touch"])
+def test_a_tap_pressed_before_an_answer_and_released_after_it_still_counts(
+    live_server, browser, transactional_db, pointer
+):
+    """A fast tapper presses the next tile while the last tap's answer is on its way; the
+    answer replaces the buttons under the finger, and the browser then makes no click at
+    all. The tap must still count, once (it was lost in CI and on real tablets)."""
+    user = UserFactory(username="learner")
+    MemberFactory(user=user)
+    context = browser.new_context(viewport=TABLET, has_touch=pointer == "touch")
+    page = context.new_page()
+    log_in(page, live_server.url, "learner")
+    page.goto(live_server.url + "/scoring/practice/")
+    # Each answer takes 400 ms more, so the press surely lands before it and the release after.
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 400, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    heading = page.locator("#hand-heading")
+    box = page.locator("#tap-b2").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.locator("#tap-b1").click()
+    if pointer == "touch":
+        page.locator("#tap-b2").dispatch_event("pointerdown", {"pointerType": "touch"})
+    else:
+        page.mouse.move(x, y)
+        page.mouse.down()
+    expect(heading).to_contain_text(": 1 tile")  # the answer came while pressed
+    if pointer == "touch":
+        page.locator("#tap-b2").dispatch_event("pointerup", {"pointerType": "touch"})
+    else:
+        page.mouse.up()
+    expect(heading).to_contain_text(": 2 tiles")
+    expect(page.locator(".hand-words")).to_have_text("Bamboo 1, 2")
+    page.wait_for_timeout(1000)  # and no second copy of it arrives later
+    expect(heading).to_contain_text(": 2 tiles")
+    context.close()
