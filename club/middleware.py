@@ -31,11 +31,23 @@ from club.unavailable import unreachable_answer
 
 CLUB_ADDRESS = re.compile(r"^/c/(?P<slug>[^/]+)(?P<rest>/.*)?$", re.DOTALL)
 # The site's own pages, answered without a club on a many-club installation.
-SITE_PAGES = ("/", "/signup/", "/health/", "/favicon.ico")
+SITE_PAGES = (
+    "/",
+    "/signup/",
+    "/health/",
+    "/favicon.ico",
+    # The installable app's (front/offline.py): the site's manifest, the worker that serves
+    # every club's table pages, and its offline page.
+    "/manifest.webmanifest",
+    "/sw.js",
+    "/offline/",
+)
 ADMIN = "/admin/"
 # Pages that never need a club: answered before any club is looked up (the load balancer's
 # health check costs one query, and says 503 itself when the database is down).
-CLUBLESS = ("/health/", "/favicon.ico")
+# The worker and its offline page are the same for every club; the manifest is not (it
+# carries the club's name), so it is only a site page.
+CLUBLESS = ("/health/", "/favicon.ico", "/sw.js", "/offline/")
 
 
 class ClubAddressMiddleware:

@@ -15,6 +15,11 @@ admin.site.login_form = AdminLoginForm
 urlpatterns = [
     path("", front_views.home, name="home"),
     path("favicon.ico", front_views.favicon, name="favicon"),
+    # The installable app (front/offline.py): its manifest, its service worker, and the page
+    # the worker shows for a page it may not keep when there is no connection.
+    path("manifest.webmanifest", front_views.web_app_manifest, name="manifest"),
+    path("sw.js", front_views.service_worker, name="service_worker"),
+    path("offline/", front_views.offline_page, name="offline"),
     # For load balancers: 200 "ok" when the database answers (front/health.py).
     path("health/", health, name="health"),
     path("signup/", front_views.signup, name="signup"),
@@ -22,7 +27,7 @@ urlpatterns = [
     path("settings/", front_views.club_settings, name="club_settings"),
     path("settings/backup/", front_views.club_backup, name="club_backup"),
     path("accounts/login/", account_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", account_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/",
         account_views.PasswordChangeView.as_view(),

@@ -3,20 +3,22 @@ page, the club's settings (with the change of rule set) and its backup. Each dra
 games and scoring together, so it lives above all three."""
 
 import io
+import json
 import tempfile
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.db.models.functions import Lower
-from django.http import FileResponse
+from django.http import FileResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from club.models import Club
 from club.roles import coordinator_required, is_coordinator
-from front import backup, evening
+from front import backup, evening, offline
 from front.clubs import ClubNotStarted, rule_set_options
 from front.first_evening import first_evening
 from front.forms import ClubSettingsForm, SignupForm
@@ -93,6 +95,44 @@ def favicon(request):
     """Browsers ask for /favicon.ico on pages that link no icon (the admin's, a CSV's): the
     club's icon, not a 404. Not permanent: the static file's address changes with it."""
     return redirect(static("img/favicon-32.png"))
+
+
+@require_safe
+def web_app_manifest(request):
+    """The manifest that makes the site installable ("Add to Home Screen"). Served at each
+    club's address (`/c/<slug>/manifest.webmanifest`, and at the root for the club served
+    there), so the installed app carries the club's name and opens at its home page; at the
+    root of many clubs it is the site's, opening the list of clubs."""
+    club = request.club
+    response = JsonResponse(
+        offline.manifest(club and club.name, reverse("home")),
+        content_type="application/manifest+json",
+    )
+    # The icons' hashed addresses change with a deploy: ask each time, as for the worker.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
+def service_worker(request):
+    """The service worker, at the site's root so that it can look after every club's table
+    pages. Browsers check it for a new version on each visit: no-cache, never a stale one."""
+    shell = offline.shell(offline_page=reverse("offline"))
+    response = render(
+        request,
+        offline.WORKER_TEMPLATE,
+        {"shell": json.dumps(shell)},
+        content_type="text/javascript; charset=utf-8",
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
+def offline_page(request):
+    """What the service worker shows for a page it may not keep, asked for without a
+    connection. It names no club: it is kept once for every club on the device."""
+    return render(request, offline.OFFLINE_TEMPLATE)
 
 
 @require_GET

@@ -32,6 +32,22 @@ class LoginView(auth_views.LoginView):
         return response
 
 
+class LogoutView(auth_views.LogoutView):
+    """Logging out also clears what this browser kept of the site: the service worker's
+    copies of table pages, the HTTP cache, and the pages' stores (an outbox, a half-typed
+    hand). Browsers act on Clear-Site-Data only over https (or on localhost); on a plain-http
+    hall network static/js/logout.js clears the same stores before the form is sent."""
+
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = CLEAR_ON_LOGOUT
+        return response
+
+
+# Not "cookies": the browser's memory of a good login (club/login_throttle.py) stays.
+CLEAR_ON_LOGOUT = '"cache", "storage"'
+
+
 class PasswordChangeView(auth_views.PasswordChangeView):
     def form_valid(self, form):
         response = super().form_valid(form)

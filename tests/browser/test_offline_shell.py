@@ -1,0 +1,254 @@
+"""The installable, offline-capable shell in a real browser: the service worker keeps the
+table page (and only it) for a Wi-Fi drop, shows the offline page for anything else, and a
+logout leaves nothing of the site on a shared tablet."""
+
+import re
+import struct
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from club.roles import make_coordinator
+from games.start import start_play
+from tests.browser.helpers import axe_violations, log_in, small_targets
+from tests.factories import UserFactory
+from tests.games.helpers import one_named_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+TABLET = {"width": 1024, "height": 768}
+PHONE = {"width": 390, "height": 844}
+NAMES = ["Ann", "Betty", "Carol", "Dot"]
+
+READY = "async () => { await navigator.serviceWorker.ready; }"
+CONTROLLED = "() => !!navigator.serviceWorker.controller"
+# Every address in Cache Storage, by cache.
+KEPT = """async () => {
+  const kept = {};
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    kept[name] = (await cache.keys()).map((request) => new URL(request.url).pathname);
+  }
+  return kept;
+}"""
+# Everything kept in each store. htmx notes the address of the page now shown in
+# sessionStorage as each page loads (htmx-current-path-for-history): that is the new page's,
+# not something left behind, so it is not counted.
+STORES = """async () => ({
+  caches: await caches.keys(),
+  local: Object.keys(localStorage),
+  session: Object.keys(sessionStorage).filter((key) => key !== "htmx-current-path-for-history"),
+  databases: (await indexedDB.databases()).map((db) => db.name),
+})"""
+FILL_STORES = """async () => {
+  localStorage.setItem("outbox-test", "3 hands");
+  sessionStorage.setItem("typed", "Carol 8");
+  await new Promise((resolve, reject) => {
+    const opening = indexedDB.open("outbox-test", 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore("hands");
+    opening.onsuccess = () => { opening.result.close(); resolve(); };
+    opening.onerror = () => reject(opening.error);
+  });
+}"""
+EMPTY = {"caches": [], "local": [], "session": [], "databases": []}
+FILLED = (["outbox-test"], ["typed"], ["outbox-test"])
+
+
+def allow_what_a_drop_causes(watch, live_server):
+    """Without a connection the service worker still asks the network first for a page
+    (then answers from its copy, or with the offline page), and the table page's poll fails
+    (htmx logs it as an error; connection.js says so on the page): the drop's doing, not
+    this code's, and what the page then shows is checked by each test. A static file that
+    fails is NOT let through: the worker must answer every one from its cache."""
+    not_static = re.escape(live_server.url) + r"/(?!static/)\S*"
+    watch.allow(
+        rf"request failed: (GET|POST) {not_static} net::ERR_INTERNET_DISCONNECTED",
+        "a page or the poll asked for without a connection",
+    )
+    watch.allow(r"console error: htmx:sendError", "htmx reports the poll it could not send")
+
+
+def table_tablet(live_server, browser, viewport=TABLET):
+    session = one_named_table("u3a", NAMES)
+    start_play(session)
+    make_coordinator(UserFactory(username="boss"))
+    context = browser.new_context(viewport=viewport)
+    page = log_in(context.new_page(), live_server.url, "boss")
+    table = f"{live_server.url}/play/{session.pk}/tables/1/"
+    page.goto(table)
+    # The worker installs on the first visit; the reload is the first visit it answers,
+    # so it keeps a copy.
+    page.evaluate(READY)
+    page.reload()
+    assert page.evaluate(CONTROLLED)
+    expect(page.locator(".board-hand")).to_have_text("Hand 1")
+    return context, page, table
+
+
+def test_the_table_page_is_kept_for_a_drop_and_no_other_page_is(
+    live_server, browser, browser_watch
+):
+    allow_what_a_drop_causes(browser_watch, live_server)
+    context, page, table = table_tablet(live_server, browser)
+    page.goto(f"{live_server.url}/club/members/")  # online: a page with members' details
+    expect(page.get_by_role("heading", name="Members")).to_be_visible()
+    page.goto(table)
+
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator(".board-hand")).to_have_text("Hand 1")  # from the worker's copy
+    expect(page.locator("#win-form")).to_be_visible()
+    for name in NAMES:
+        expect(page.locator(".scoreboard")).to_contain_text(name)
+
+    page.goto(f"{live_server.url}/club/members/")
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    expect(page.locator("main")).to_contain_text(
+        "The table page still works; this page needs the connection."
+    )
+
+    kept = page.evaluate(KEPT)
+    pages = kept.pop("table-pages")
+    assert pages == [table.removeprefix(live_server.url)]
+    (shell,) = kept.values()  # one version of the shell, the old ones deleted
+    assert all(path.startswith("/static/") or path == "/offline/" for path in shell), shell
+    assert {"/static/css/app.css", "/static/css/table.css", "/static/js/table.js"} <= set(shell)
+    assert any(path.startswith("/static/django_htmx/htmx") for path in shell)
+    assert not any("/club/" in path for path in pages + shell)
+    context.close()
+
+
+def test_a_logout_leaves_nothing_of_the_site_on_a_shared_tablet(
+    live_server, browser, browser_watch
+):
+    allow_what_a_drop_causes(browser_watch, live_server)
+    context, page, table = table_tablet(live_server, browser)
+    page.evaluate(FILL_STORES)
+    assert page.evaluate(STORES)["caches"] != []
+
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("navigation").get_by_role("link", name="Log in")).to_be_visible()
+    assert page.evaluate(STORES) == EMPTY
+    assert (
+        page.evaluate("async () => (await navigator.serviceWorker.getRegistrations()).length") == 0
+    )
+
+    # Nothing of the table can be read without the connection now.
+    context.set_offline(True)
+    with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED"):
+        page.goto(table)
+    context.close()
+
+
+def test_without_clear_site_data_the_page_clears_the_stores_itself(
+    live_server, browser, browser_watch
+):
+    """On a plain-http hall network browsers ignore the server's Clear-Site-Data; the
+    logout's script clears the same stores. Here the answer the script gets is one without
+    the header (the script's own fetch, stood in for), so only the script can have cleared."""
+    context, page, table = table_tablet(live_server, browser)
+    page.evaluate(FILL_STORES)
+    page.evaluate(
+        """(home) => { window.fetch = () => Promise.resolve(
+             { ok: true, url: home, headers: new Headers() }); }""",
+        f"{live_server.url}/",
+    )
+    page.get_by_role("button", name="Log out").click()
+    page.wait_for_url(f"{live_server.url}/")
+    assert page.evaluate(STORES) == EMPTY
+    context.close()
+
+
+def test_a_listener_can_stop_the_logout_and_let_it_go_on(live_server, browser, browser_watch):
+    """The hook for the outbox: a cancelled "club:before-clear" clears nothing and logs out
+    no one; its detail.proceed() then logs out and clears."""
+    context, page, table = table_tablet(live_server, browser)
+    page.evaluate(FILL_STORES)
+    page.evaluate(
+        """() => document.addEventListener("club:before-clear", (event) => {
+             event.preventDefault();
+             window.stoppedLogout = event.detail;
+           })"""
+    )
+    page.get_by_role("button", name="Log out").click()
+    page.wait_for_function("() => window.stoppedLogout !== undefined")
+    stores = page.evaluate(STORES)
+    assert (stores["local"], stores["session"], stores["databases"]) == FILLED
+    expect(page.locator(".site-footer")).to_contain_text("Logged in as boss")
+
+    page.evaluate("() => window.stoppedLogout.proceed()")
+    expect(page.get_by_role("navigation").get_by_role("link", name="Log in")).to_be_visible()
+    assert page.evaluate(STORES) == EMPTY
+    context.close()
+
+
+def test_logging_out_without_a_connection_clears_nothing_and_says_so(
+    live_server, browser, browser_watch
+):
+    allow_what_a_drop_causes(browser_watch, live_server)
+    context, page, table = table_tablet(live_server, browser)
+    page.evaluate(FILL_STORES)
+    context.set_offline(True)
+    browser_watch.allow(
+        r"console error: Failed to load resource: net::ERR_INTERNET_DISCONNECTED "
+        r"\(\S*/accounts/logout/\)",
+        "the logout sent without a connection: the point of the test",
+    )
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("alert")).to_have_text(
+        "Logging out needs the connection. Nothing has been cleared: "
+        "press “Log out” again when the Wi-Fi is back."
+    )
+    stores = page.evaluate(STORES)
+    assert (stores["local"], stores["session"], stores["databases"]) == FILLED
+    assert stores["caches"] != []
+
+    context.set_offline(False)
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("navigation").get_by_role("link", name="Log in")).to_be_visible()
+    assert page.evaluate(STORES) == EMPTY
+    context.close()
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_manifest_the_page_links_names_the_club_and_its_icons_load(
+    live_server, browser, browser_watch
+):
+    context, page, table = table_tablet(live_server, browser)
+    link = page.locator("link[rel=manifest]").get_attribute("href")
+    answer = context.request.get(live_server.url + link)
+    assert answer.headers["content-type"] == "application/manifest+json"
+    manifest = answer.json()
+    assert manifest["start_url"] == manifest["scope"] == "/"
+    assert manifest["display"] == "standalone"
+    sizes = {}
+    for icon in manifest["icons"]:
+        image = context.request.get(live_server.url + icon["src"])
+        assert image.status == 200 and image.headers["content-type"] == "image/png"
+        width, height = png_size(image.body())
+        assert icon["sizes"] == f"{width}x{height}"
+        sizes[icon["purpose"]] = sizes.get(icon["purpose"], []) + [width]
+    assert sizes == {"any": [192, 512], "maskable": [512]}
+    touch = page.locator("link[rel=apple-touch-icon]").get_attribute("href")
+    assert png_size(context.request.get(live_server.url + touch).body()) == (180, 180)
+    assert page.locator("meta[name=theme-color]").get_attribute("content") == "#0b5d1e"
+    context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
+def test_the_offline_page_is_plain_and_large(live_server, browser, browser_watch, viewport):
+    allow_what_a_drop_causes(browser_watch, live_server)
+    context, page, table = table_tablet(live_server, browser, viewport)
+    context.set_offline(True)
+    page.goto(f"{live_server.url}/standings/")
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    size = page.evaluate("() => getComputedStyle(document.querySelector('h1')).fontSize")
+    assert float(size.removesuffix("px")) >= 36  # larger than any other page's heading
+    where = f"the offline page at {viewport['width']} px"
+    assert axe_violations(page, where) + small_targets(page, where) == []
+    page.screenshot(path=f"/tmp/offline-page-{viewport['width']}.png", full_page=True)
+    context.close()
