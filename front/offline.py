@@ -12,13 +12,11 @@ members' names, emails and phone numbers must not outlive a logout on a shared t
 """
 
 import hashlib
-import re
 
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.finders import FileSystemFinder
 from django.template import loader
 from django.templatetags.static import static
-from django_htmx.jinja import htmx_script
 
 # The only pages the worker may keep: a table's page, at the root or in a club's address.
 # The same text is the worker's regular expression (JavaScript reads it as Python does);
@@ -27,6 +25,9 @@ TABLE_PAGE = r"^(?:/c/[^/]+)?/play/\d+/tables/\d+/$"
 
 OFFLINE_TEMPLATE = "front/offline.html"
 WORKER_TEMPLATE = "front/sw.js"
+# htmx as `{% htmx_script %}` loads it (django-htmx's own static file; a test keeps the two
+# in step).
+HTMX = "django_htmx/htmx-2.min.js"
 # collectstatic's own default: editors' and version control's files are not static files.
 IGNORED = ["CVS", ".*", "*~"]
 
@@ -61,12 +62,6 @@ def manifest(club_name: str | None, home: str) -> dict:
     }
 
 
-def _htmx_name() -> str:
-    """htmx as `{% htmx_script %}` loads it (django-htmx's static file)."""
-    address = re.search(r'src="([^"]+)"', htmx_script()).group(1)
-    return address.removeprefix(static(""))
-
-
 def shell(offline_page: str) -> dict:
     """What the worker fetches on install (addresses as pages link them: the hashed names in
     production) and the version naming its cache, from the files' contents."""
@@ -81,7 +76,7 @@ def shell(offline_page: str) -> dict:
         with storage.open(path) as file:
             digest.update(path.encode() + b"\0" + file.read())
         addresses.append(static(path))
-    htmx = _htmx_name()
+    htmx = HTMX
     with open(finders.find(htmx), "rb") as file:
         digest.update(htmx.encode() + b"\0" + file.read())
     addresses.append(static(htmx))

@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model, login
 from django.db.models.functions import Lower
 from django.http import FileResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.templatetags.static import static
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from club.models import Club

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpResponseBadRequest
+from django.http.request import split_domain_port
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import loader
 from django.urls import reverse_lazy
@@ -40,12 +41,23 @@ class LogoutView(auth_views.LogoutView):
 
     def post(self, request, *args, **kwargs):
         response = super().post(request, *args, **kwargs)
-        response["Clear-Site-Data"] = CLEAR_ON_LOGOUT
+        if is_trustworthy(request):  # elsewhere browsers only complain about it
+            response["Clear-Site-Data"] = CLEAR_ON_LOGOUT
         return response
 
 
 # Not "cookies": the browser's memory of a good login (club/login_throttle.py) stays.
 CLEAR_ON_LOGOUT = '"cache", "storage"'
+LOOPBACK = ("localhost", "127.0.0.1", "[::1]")
+
+
+def is_trustworthy(request) -> bool:
+    """Whether browsers treat the page's address as a secure context: https, or this
+    computer itself (a plain-http hall network is neither)."""
+    if request.is_secure():
+        return True
+    domain, _ = split_domain_port(request.get_host())
+    return domain in LOOPBACK or domain.endswith(".localhost")
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
