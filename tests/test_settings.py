@@ -15,7 +15,8 @@ PROBE = (
     "print(json.dumps({'debug': settings.DEBUG, 'hosts': settings.ALLOWED_HOSTS,"
     " 'tz': settings.TIME_ZONE, 'engine': db['ENGINE'], 'name': str(db['NAME']),"
     " 'secret': settings.SECRET_KEY, 'storage': settings.STORAGES['staticfiles']['BACKEND'],"
-    " 'static_root': str(settings.STATIC_ROOT)}))"
+    " 'static_root': str(settings.STATIC_ROOT),"
+    " 'secure_cookies': [settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE]}))"
 )
 
 
@@ -26,6 +27,7 @@ SET_BY_THE_RUN = {
     "DATABASE_URL",
     "TIME_ZONE",
     "STATIC_ROOT",
+    "SECURE_COOKIES",
     "CONN_MAX_AGE",
     "DB_POOL_MAX_SIZE",
     "DB_POOL_MIN_SIZE",
@@ -81,6 +83,13 @@ def test_values_read_from_the_environment():
     assert values["name"] == "club"
     assert values["tz"] == "Australia/Sydney"
     assert values["storage"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+
+
+def test_cookies_are_secure_in_production_unless_a_plain_http_hall_network_says_not():
+    production = {"DEBUG": "false", "SECRET_KEY": "k" * 60}
+    assert settings_with(**production)["secure_cookies"] == [True, True]
+    hall = settings_with(**production, SECURE_COOKIES="false", SECURE_SSL_REDIRECT="false")
+    assert hall["secure_cookies"] == [False, False]
 
 
 def test_production_refuses_to_start_without_a_secret_key():

@@ -218,8 +218,11 @@ if not DEBUG:
     # Load balancers probe the health endpoint (front/health.py) over plain HTTP.
     SECURE_REDIRECT_EXEMPT = [r"^health/$"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    # SECURE_COOKIES=false only for a hall's own network over plain http (docs/deploy.md,
+    # "A hall with no usable Wi-Fi"): browsers refuse a secure cookie sent over http, so
+    # nobody could log in there.
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
