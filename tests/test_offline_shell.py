@@ -89,6 +89,8 @@ def test_the_manifests_icons_are_real_pngs_of_their_sizes(client, club):
         name = icon["src"].removeprefix(settings.STATIC_URL)
         width, height = png_size(Path(settings.BASE_DIR) / "static" / name)
         assert icon["sizes"] == f"{width}x{height}" and icon["type"] == "image/png"
+        served = client.get(icon["src"])
+        assert served.status_code == 200 and served["Content-Type"] == "image/png"
     assert png_size(IMG / "apple-touch-icon.png") == (180, 180)
 
 

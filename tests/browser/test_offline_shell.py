@@ -3,7 +3,9 @@ table page (and only it) for a Wi-Fi drop, shows the offline page for anything e
 logout leaves nothing of the site on a shared tablet."""
 
 import re
+import shutil
 import struct
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -116,6 +118,36 @@ def test_the_table_page_is_kept_for_a_drop_and_no_other_page_is(
     assert {"/static/css/app.css", "/static/css/table.css", "/static/js/table.js"} <= set(shell)
     assert any(path.startswith("/static/django_htmx/htmx") for path in shell)
     assert not any("/club/" in path for path in pages + shell)
+    context.close()
+
+
+def test_a_new_release_replaces_the_kept_files_and_keeps_the_table_page(
+    live_server, browser, browser_watch, settings, tmp_path
+):
+    """A deploy that changes a static file makes a new worker (its version is in its code):
+    it keeps the new files under a new name, deletes the old cache, and fetches the kept
+    table page again (the old copy names files that are gone)."""
+    context, page, table = table_tablet(live_server, browser)
+    (old_shell,) = [name for name in page.evaluate(KEPT) if name.startswith("shell-")]
+    release = tmp_path / "static"
+    shutil.copytree(Path(settings.BASE_DIR) / "static", release)
+    with (release / "css" / "table.css").open("a") as css:
+        css.write("\n/* the next release */\n")
+    settings.STATICFILES_DIRS = [release]
+
+    page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+    for _ in range(100):  # the new worker installs, then activates
+        kept = page.evaluate(KEPT)
+        if len(kept) == 2 and old_shell not in kept:
+            break
+        page.wait_for_timeout(100)
+    assert kept.pop("table-pages") == [table.removeprefix(live_server.url)]
+    ((new_shell, files),) = kept.items()
+    assert new_shell != old_shell and "/static/css/table.css" in files
+    context.set_offline(True)
+    allow_what_a_drop_causes(browser_watch, live_server)
+    page.reload()
+    expect(page.locator(".board-hand")).to_have_text("Hand 1")
     context.close()
 
 
