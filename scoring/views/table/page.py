@@ -5,6 +5,7 @@ quick_entry.py, a hand worked out from its tiles full_hand.py."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from functools import wraps
 
@@ -21,9 +22,27 @@ from games.access import players_and_coordinators
 from games.models import Match
 from scoring import hand_entry, recording, selectors
 from scoring.forms.table import KongForm, WinForm
-from scoring.models import Hand
+from scoring.models import Hand, SentWrite
 
 TEMPLATE = "scoring/table/table.html"
+# What became of a write, for the page's outbox (static/js/outbox.js) to read without
+# reading the words: saved, already-saved (sent before with the same key, or the same hand
+# already there), conflict (a different hand is recorded), ended (the evening was ended),
+# refused (anything else the table must look at).
+OUTCOME_HEADER = "X-Table-Outcome"
+
+
+def sent_key(request) -> uuid.UUID | None:
+    """The write's one-time key (the forms' hidden `sent_key`, kept by the outbox on every
+    resend); none, or not a key, and the write is made without one."""
+    try:
+        return uuid.UUID(request.POST.get("sent_key", ""))
+    except ValueError:
+        return None
+
+
+def new_sent_key() -> str:
+    return str(uuid.uuid4())
 
 
 def _table_match(request, kwargs) -> Match:
@@ -109,6 +128,7 @@ def table_page(
     kong_form=None,
     win_data=None,
     saved=None,
+    outcome="",
     **extra,
 ):
     """The table page (or, for htmx, its #table-play part) with fresh or kept forms, and
@@ -135,22 +155,38 @@ def table_page(
         **extra,
     }
     if request.htmx:
-        return render(request, TEMPLATE + "#play", context)
-    context["earlier"] = selectors.earlier_matches(match)
-    return render(request, TEMPLATE, context)
+        response = render(request, TEMPLATE + "#play", context)
+    else:
+        context["earlier"] = selectors.earlier_matches(match)
+        response = render(request, TEMPLATE, context)
+    if outcome:
+        response[OUTCOME_HEADER] = outcome
+    return response
 
 
-def after_write(request, match, notice: str, saved=None, **extra):
+def after_write(request, match, notice: str, saved=None, outcome="saved", **extra):
     """After a write: htmx gets the updated table in place (built from `saved`, the write
-    just made, when there is one), a plain form a redirect."""
+    just made, when there is one), a plain form a redirect. `outcome`: "saved", or
+    "already-saved" for a write found made before (see OUTCOME_HEADER)."""
     if saved is not None:
         match = saved.match
     else:
         match.refresh_from_db()
     if request.htmx:
-        return table_page(request, match, status_notice=notice, saved=saved, **extra)
+        return table_page(
+            request, match, status_notice=notice, saved=saved, outcome=outcome, **extra
+        )
     messages.success(request, notice, extra_tags=extra.get("answer_at", ""))
-    return redirect("scoring:table", match.session_id, match.table_number)
+    response = redirect("scoring:table", match.session_id, match.table_number)
+    response[OUTCOME_HEADER] = outcome
+    return response
+
+
+def already_sent(request, match, answer_at="win"):
+    """A write sent again with the key it was made with: said, and the table as it is."""
+    return after_write(
+        request, match, "That was saved already.", outcome="already-saved", answer_at=answer_at
+    )
 
 
 def table_changed(request, match):
@@ -162,6 +198,7 @@ def table_changed(request, match):
             match,
             status_notice="The players at this table changed, so the page now shows the new "
             "match. Nothing was recorded: check the list, then record again if needed.",
+            outcome="refused",
         )
     return None
 
@@ -201,6 +238,9 @@ def evening_ended(request, match, sent=None):
     swaps it) saying so plainly, with what this device entered kept on screen in words
     and as a form that sends it again once the coordinator has reopened the evening."""
     match = Match.objects.select_related("session").get(pk=match.pk)  # as it is now
+    key = sent_key(request) if request.method == "POST" else None
+    if key is not None and SentWrite.objects.filter(match=match, key=key).exists():
+        return already_sent(request, match)  # made before the evening ended; its answer lost
     described = sent(request, match) if sent and request.method == "POST" else Sent()
     kept = [
         (name, value)
@@ -214,7 +254,7 @@ def evening_ended(request, match, sent=None):
         "fields": kept,
         "action": request.path,
     }
-    return table_page(request, match, evening_ended=ended)
+    return table_page(request, match, evening_ended=ended, outcome="ended")
 
 
 def unsaved_hand(win) -> Hand:
