@@ -12,6 +12,7 @@ from functools import wraps
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
@@ -39,10 +40,6 @@ def sent_key(request) -> uuid.UUID | None:
         return uuid.UUID(request.POST.get("sent_key", ""))
     except ValueError:
         return None
-
-
-def new_sent_key() -> str:
-    return str(uuid.uuid4())
 
 
 def _table_match(request, kwargs) -> Match:
@@ -117,6 +114,30 @@ def _answers(request, board, notice: str, refusal: str, at: str) -> dict:
     return answers
 
 
+def table_flow(board) -> dict:
+    """What the page's outbox (static/js/outbox.js) needs to move the board on by itself
+    while hands wait to be sent: the flow's inputs (flow.js replays them), the names, and
+    where each write goes. The server's board replaces it once they are sent."""
+    match = board.match
+    args = [match.session_id, match.table_number]
+    names = ("win", "draw", "kong", "take_back_kong", "undo", "table")
+    return {
+        "match": match.pk,
+        "rules": match.rules,
+        "players": len(board.names),
+        "options": match.flow_options or {},
+        "outcomes": match.flow_outcomes(board.live_hands),
+        "hands": {
+            hand.number: selectors.describe_hand(hand, board.names, board.unit)
+            for hand in board.live_hands
+        },
+        "state": board.state.as_dict(),
+        "names": board.names,
+        "unit": board.unit,
+        "urls": {name: reverse(f"scoring:{name}", args=args) for name in names},
+    }
+
+
 def table_page(
     request,
     match,
@@ -152,6 +173,7 @@ def table_page(
         "win_form": win_form,
         "kong_form": kong_form or KongForm(board=board),
         "answers": _answers(request, board, status_notice, refusal, answer_at),
+        "table_flow": table_flow(board) if can_record else None,
         **extra,
     }
     if request.htmx:
