@@ -228,8 +228,7 @@
     if (!store(box)) return false;
     refreshKeys(form);
     if (kind === "kong") resetTiles(form);
-    render(entry.kind === "undo" ? "Undo of hand " + entry.hand + " waits to be sent." :
-      "Hand " + (entry.hand || "") + ": waiting to be sent.");
+    render();
     return true;
   }
 
@@ -278,7 +277,7 @@
     box_.appendChild(el("p", "outbox-count", waitingWords(box.entries)));
     var why = box.stopped ? "Sending has stopped: see below." :
       navigator.onLine ? "Sending them to the club\u2019s computer\u2026" :
-      "No connection to the club\u2019s computer: they are kept on this device and sent when it is back.";
+      "No connection: kept on this device, sent when it is back.";
     box_.appendChild(el("p", "outbox-why", why));
     if (said) box_.appendChild(el("p", "outbox-said", said));
   }
