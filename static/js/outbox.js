@@ -18,6 +18,7 @@
   "use strict";
   var PREFIX = "table-outbox:";
   var RETRY_MS = 5000;
+  var SEND_TIMEOUT_MS = 20000; // as the forms' hx-request: a send that hangs is tried again
   var SAVED = { saved: true, "already-saved": true };
   var HOW = {
     wall: function () { return "self-drawn from the wall"; },
@@ -551,12 +552,16 @@
     var entry = box.entries[0];
     var body = new URLSearchParams();
     entry.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    var abort = window.AbortController ? new AbortController() : null;
+    var timer = abort && window.setTimeout(function () { abort.abort(); }, SEND_TIMEOUT_MS);
     window.fetch(entry.url, {
       method: "POST",
       body: body,
       credentials: "same-origin",
       headers: { "HX-Request": "true", "X-CSRFToken": csrfToken() },
+      signal: abort ? abort.signal : undefined,
     }).then(function (response) {
+      if (timer) window.clearTimeout(timer);
       var outcome = response.headers.get("X-Table-Outcome");
       var login = response.status === 403 || (response.redirected && /\/login\//.test(response.url));
       return response.text().then(function (html) {
@@ -577,6 +582,7 @@
         stop(now, entry, outcome || "refused", doc);
       });
     }).catch(function () {
+      if (timer) window.clearTimeout(timer);
       sending = false; // no answer: it stays first in line and goes again with the same key
       render();
     });

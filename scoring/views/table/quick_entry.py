@@ -225,6 +225,8 @@ def record_draw(request, match):
     def write(number, key):
         try:
             return recording.save_draw(match, number, by=request.user, sent_key=key)
+        except recording.AlreadySent:
+            raise  # answered as such by _simple_write
         except recording.AlreadyRecorded:
             if not same_hand_again(match, number, request.user, {"draw": True}):
                 raise
