@@ -717,7 +717,10 @@
       needsConnection("Checking the payments needs the connection to the club\u2019s computer.");
       return;
     }
-    if (putAside(form, submitter, false)) event.preventDefault();
+    if (putAside(form, submitter, false)) {
+      event.preventDefault();
+      if (navigator.onLine) flush(); // waiting behind others: goes as soon as they have
+    }
   });
 
   // Sent, and no answer: put aside with its key, to go again.

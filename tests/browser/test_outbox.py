@@ -323,3 +323,35 @@ def test_logging_out_with_hands_waiting_is_held_back(table, live_server, browser
     assert (
         page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('table-outbox'))") == []
     )
+
+
+def test_at_a_table_of_five_the_dreamer_moves_on_offline(live_server, browser):
+    """The Dreamer sits out by the flow: offline, the board and the player buttons follow
+    (Eve dreams hand 1, plays North in hand 2; Ann, the old dealer, dreams)."""
+    session = one_named_table("u3a", [*NAMES, "Eve"])
+    start_play(session)
+    make_coordinator(UserFactory(username="boss"))
+    url = f"{live_server.url}/play/{session.pk}/tables/1/"
+    page = open_table(browser, live_server, url)
+    who_won = page.locator("#win-form").get_by_role("group", name="Who won?")
+    expect(who_won.get_by_role("radio", name="Eve", exact=False)).to_have_count(0)
+    page.context.set_offline(True)
+    enter_win(page, 1, "Betty", "On a discard", 10, discarder="Dot")
+    expect_board(page, 2, "Betty")
+    expect(page.locator(".seat-card", has_text="Ann")).to_contain_text("sits out this hand")
+    expect(page.locator(".seat-card", has_text="Eve")).to_contain_text("North")
+    expect(who_won.get_by_role("radio", name="Eve North")).to_have_count(1)
+    expect(who_won.get_by_role("radio", name="Ann", exact=False)).to_have_count(0)
+    expect(who_won.get_by_role("radio", name="Betty East, deals")).to_have_count(1)
+    # The buttons work as the server's: Eve wins hand 2 offline, then all is sent.
+    enter_win(page, 2, "Eve", "Self-drawn from the wall", 8)
+    expect_board(page, 3, "Carol")
+    page.context.set_offline(False)
+    expect(page.locator("#outbox-notice")).to_contain_text("Everything waiting has been sent")
+    expect_board(page, 3, "Carol")
+    expect(page.locator(".seat-card", has_text="Betty")).to_contain_text("sits out this hand")
+    match = Match.objects.get(session=session)
+    assert [(h.number, h.winner, h.discarder) for h in match.live_hands()] == [
+        (1, 1, 3),
+        (2, 4, None),
+    ]
