@@ -536,6 +536,11 @@
     };
     store(box);
     if (doc && outcome !== "login") showServers(doc);
+    // The server's own card for a single save (its conflict, its "send again once reopened")
+    // would offer a second set of choices about the same hand: the panel's are the ones.
+    document.querySelectorAll("#table-play .conflict, #table-play .evening-ended").forEach(function (card) {
+      card.remove();
+    });
     render();
     var panel = document.getElementById("outbox-stopped");
     if (panel && !panel.hidden) panel.scrollIntoView({ block: "start" });
@@ -779,6 +784,11 @@
   function start() {
     if (!notice()) return;
     document.documentElement.setAttribute("data-outbox", "on");
+    var box = load();
+    if (box.stopped && box.stopped.outcome === "login") {
+      box.stopped = null; // the page loaded, so the login is back: send (it stops again if not)
+      store(box);
+    }
     render();
     flush();
     window.addEventListener("online", function () { render(); flush(); });

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from club.models import Session
 from club.roles import make_coordinator
 from games.models import Match
-from games.start import start_play
+from games.start import end_evening, start_play
 from scoring.models import Hand, KongChips, SentWrite
 from tests.browser.helpers import log_in, record_quick_win
 from tests.factories import UserFactory
@@ -234,6 +235,7 @@ def test_two_tablets_at_one_table_one_offline_recording_hand_1_differently(
     )
     expect(panel.get_by_role("button", name="Ours is right: correct hand 1")).to_be_visible()
     expect(offline.locator(NOTICE)).to_have_text("2 hands waiting to be sent")
+    expect(offline.locator(".conflict")).to_have_count(0)  # one set of choices: the panel's
     expect(offline.locator("#record")).to_be_hidden()  # nothing more until a person chooses
     # The server's board, not this device's: hand 2 after Betty's win.
     expect_board(offline, 2, "Betty")
@@ -355,3 +357,46 @@ def test_at_a_table_of_five_the_dreamer_moves_on_offline(live_server, browser):
         (1, 1, 3),
         (2, 4, None),
     ]
+
+
+def test_an_evening_ended_before_the_hands_were_sent_stops_and_asks(table, live_server, browser):
+    url, match = table
+    page = open_table(browser, live_server, url)
+    page.context.set_offline(True)
+    enter_win(page, 1, "Betty", "Self-drawn from the wall", 10)
+    end_evening(Session.objects.get(pk=match.session_id))
+    page.context.set_offline(False)
+    panel = page.locator("#outbox-stopped")
+    expect(panel).to_contain_text("The evening was ended before these were sent")
+    expect(panel.locator(".outbox-ours")).to_contain_text("Hand 1: Betty won self-drawn")
+    expect(panel.locator(".outbox-theirs")).to_contain_text("The coordinator ended the evening")
+    expect(page.locator(".evening-ended")).to_have_count(0)  # the panel's choices only
+    expect(panel.get_by_role("button", name="Try sending again")).to_be_visible()
+    assert not Hand.objects.filter(match=match).exists()
+    panel.get_by_role("button", name="Drop hand 1 (it will be lost)").click()
+    expect(panel).to_be_hidden()
+    expect(page.locator(".waiting-list")).to_have_count(0)
+    assert not Hand.objects.filter(match=match).exists()
+
+
+def test_a_login_that_ran_out_stops_and_keeps_the_hands(table, live_server, browser, browser_watch):
+    why = "the device's login is removed on purpose: the server refuses the send (403)"
+    browser_watch.allow(r"answer 403: POST [^ ]*/tables/1/win/", why)
+    browser_watch.allow(r"status of 403 .*/tables/1/win/", why)
+    url, match = table
+    page = open_table(browser, live_server, url)
+    page.context.set_offline(True)
+    enter_win(page, 1, "Betty", "Self-drawn from the wall", 10)
+    page.context.clear_cookies()
+    page.context.set_offline(False)
+    panel = page.locator("#outbox-stopped")
+    expect(panel).to_contain_text("This device must log in again before these can be sent")
+    login = panel.get_by_role("link", name="Log in again, then come back to this table")
+    expect(login).to_have_attribute("href", re.compile(r"/accounts/login/\?next=%2Fplay%2F"))
+    expect(page.locator(NOTICE)).to_have_text("1 hand waiting to be sent")
+    assert not Hand.objects.filter(match=match).exists()
+    # Logged in again and back at the table: the hand is sent by itself, once.
+    log_in(page, live_server.url, "boss")
+    page.goto(url)
+    expect(page.locator("#outbox-notice")).to_contain_text("Everything waiting has been sent")
+    assert [(h.number, h.winner) for h in Hand.objects.filter(match=match)] == [(1, 1)]
