@@ -6,7 +6,7 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 LOAD_STAMP := $(VENV)/.installed-load
 
-.PHONY: install run test lint bench loadtest region-bench demo clean
+.PHONY: install run test lint bench outbox-bench loadtest region-bench demo clean
 
 install: $(STAMP)
 
@@ -48,6 +48,11 @@ bench: install
 	$(BIN)/python bench/corrections_bench.py
 	$(BIN)/python bench/standings_bench.py
 	$(BIN)/python bench/backup_bench.py
+
+# Not part of `make bench` (it needs Chromium): how long the table page's outbox takes to
+# send 30 hands that waited offline. See bench/outbox_bench.py.
+outbox-bench: install
+	$(BIN)/python bench/outbox_bench.py
 
 # Not part of `make test`: about 4 minutes of gunicorn under locust, SQLite then PostgreSQL
 # (LOADTEST_PG_URL; skipped, saying why, when it cannot be reached); LOADTEST_ARGS="--seconds 5"

@@ -91,6 +91,15 @@ class Match(ClubRow):
         `hands` are the live hands if already loaded; `extra_outcome` is a hand about to be
         recorded, so the flow can refuse it before anything is written."""
         hands = list(self.live_hands()) if hands is None else hands
+        outcomes = self.flow_outcomes(hands)
+        if extra_outcome is not None:
+            outcomes.append(extra_outcome)
+        return flow.replay(
+            self.rules, outcomes, players=self.chair_count, options=self.flow_options or None
+        )
+
+    def flow_outcomes(self, hands) -> list[dict]:
+        """The live `hands` as games.flow reads them (the table page's flow.js too)."""
         outcomes = [hand.flow_outcome() for hand in hands]
         if self.rules == "hk":
             # Hong Kong ends the match when a player's tally reaches zero.
@@ -98,11 +107,7 @@ class Match(ClubRow):
             for outcome, hand in zip(outcomes, hands, strict=True):
                 tallies = [t + p for t, p in zip(tallies, hand.payments, strict=False)]
                 outcome["tallies"] = list(tallies)
-        if extra_outcome is not None:
-            outcomes.append(extra_outcome)
-        return flow.replay(
-            self.rules, outcomes, players=self.chair_count, options=self.flow_options or None
-        )
+        return outcomes
 
     @property
     def chair_count(self) -> int:

@@ -234,6 +234,40 @@ class KongChips(PaymentRecord):
         return f"{self.get_kind_display()} by chair {self.chair}, hand {self.hand_number}"
 
 
+class SentWrite(ClubRow):
+    """A table write that came with the page's one-time key (`sent_key`): a win, a draw,
+    kong chips, taking them back, an undo. Written in the write's own transaction, so a
+    write sent again with the same key (a device's outbox resending after a lost answer,
+    even after the server restarted) is answered "already saved" instead of made twice."""
+
+    class Kind(models.TextChoices):
+        WIN = "win", "Win"
+        DRAW = "draw", "Draw"
+        KONG = "kong", "Kong chips"
+        TAKE_BACK = "take_back", "Kong chips taken back"
+        UNDO = "undo", "Undo"
+
+    club_parent = "match"
+    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="+")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="sent_writes")
+    key = models.UUIDField(editable=False)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    # The hand the write was about (the hand recorded or undone, the kong chips' hand).
+    hand_number = models.PositiveSmallIntegerField()
+    made_at = models.DateTimeField(auto_now_add=True)
+
+    objects = club_scoped(ClubRowQuerySet)
+
+    class Meta:
+        ordering = ["match", "made_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "key"], name="table_write_made_once_per_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of hand {self.hand_number} ({self.key})"
+
+
 class CorrectionQuerySet(models.QuerySet):
     def of_session(self, session) -> CorrectionQuerySet:
         return self.filter(match__session=session)

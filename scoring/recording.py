@@ -18,7 +18,7 @@ from games import flow
 from games.models import Match
 from games.start import evening_goes_on, finish
 from scoring import hand_entry, table_rules
-from scoring.models import Hand, KongChips
+from scoring.models import Hand, KongChips, SentWrite
 from scoring.standings import refresh_match
 
 # The reason an undo at the table gives; a hand voided for any other reason was corrected.
@@ -42,6 +42,15 @@ class EveningEnded(Exception):
     def __init__(self, at=None):
         super().__init__("The coordinator ended the evening before this arrived.")
         self.at = at
+
+
+class AlreadySent(AlreadyRecorded):
+    """This write was made already, with the same one-time key (`sent_key`): a device's
+    outbox sending it again because the first answer was lost. Nothing more is written."""
+
+    def __init__(self, sent: SentWrite | None):
+        super().__init__("That was saved already.")
+        self.sent = sent
 
 
 class KongAlreadySaved(AlreadyRecorded):
@@ -104,8 +113,27 @@ def _lock(match: Match) -> Match:
     return locked
 
 
-def _locked(match: Match) -> Match:
+def _not_sent_before(match: Match, sent_key) -> None:
+    """Under the match's lock: a write whose key is already written was made (see SentWrite)."""
+    if sent_key is not None and (
+        sent := SentWrite.objects.filter(match=match, key=sent_key).first()
+    ):
+        raise AlreadySent(sent)
+
+
+def _remember_sent(match: Match, sent_key, kind: str, hand_number: int) -> None:
+    """The key, in the write's own transaction: committed with it or not at all."""
+    if sent_key is None:
+        return
+    try:
+        SentWrite.objects.create(match=match, key=sent_key, kind=kind, hand_number=hand_number)
+    except IntegrityError as error:  # only past the lock's guard; the write is rolled back
+        raise AlreadySent(None) from error
+
+
+def _locked(match: Match, sent_key=None) -> Match:
     match = _lock(match)
+    _not_sent_before(match, sent_key)
     _ended_by_the_evening(match)
     if not match.is_in_play:
         raise RecordingError("This match is finished: ask the coordinator to correct a hand.")
@@ -241,16 +269,19 @@ def record_win(match: Match, hand_number: int, win: Win, by=None) -> Hand:
 
 
 @transaction.atomic
-def save_win(match: Match, hand_number: int, win: Win, by=None) -> Saved:
+def save_win(match: Match, hand_number: int, win: Win, by=None, *, sent_key=None) -> Saved:
     """Record a quick-entry win: one transaction holding the match's row, one read of its
-    records and one replay of its flow (two under hk), and what the page needs after."""
-    match = _locked(match)
+    records and one replay of its flow (two under hk), and what the page needs after.
+    `sent_key`: the page's one-time key for this write (AlreadySent when it was made)."""
+    match = _locked(match, sent_key)
     hands, kongs = _records(match)
     states, state = _who_checked(match, hand_number, win, _live(hands))
     payments = _win_payments(match, state, win)
     limit = table_rules.reaches_limit(match, win.total)
     hand = _won_hand(match, hand_number, win, state, win.total, payments, by, limit=limit)
-    return _save(match, hand, hands, kongs, states)
+    saved = _save(match, hand, hands, kongs, states)
+    _remember_sent(match, sent_key, SentWrite.Kind.WIN, hand_number)
+    return saved
 
 
 def _score_full(match: Match, state, win: Win):
@@ -296,12 +327,14 @@ def record_draw(match: Match, hand_number: int, by=None) -> Hand:
 
 
 @transaction.atomic
-def save_draw(match: Match, hand_number: int, by=None) -> Saved:
-    match = _locked(match)
+def save_draw(match: Match, hand_number: int, by=None, *, sent_key=None) -> Saved:
+    match = _locked(match, sent_key)
     hands, kongs = _records(match)
     states, state = _next_state(match, hand_number, {"draw": True}, _live(hands))
     hand = Hand(match=match, number=hand_number, goulash=state.goulash, recorded_by=by)
-    return _save(match, hand, hands, kongs, states)
+    saved = _save(match, hand, hands, kongs, states)
+    _remember_sent(match, sent_key, SentWrite.Kind.DRAW, hand_number)
+    return saved
 
 
 def record_kong(
@@ -318,11 +351,14 @@ def _kongs_saved(match: Match, kong: KongChips, hands, kongs, states) -> Saved:
 
 
 @transaction.atomic
-def save_kong(match: Match, hand_number: int, chair: int, kind: str, by=None, *, key=None) -> Saved:
+def save_kong(
+    match: Match, hand_number: int, chair: int, kind: str, by=None, *, key=None, sent_key=None
+) -> Saved:
     """Save kong chips. `key` is the kong form's one-time key: the same form posted again
     (a double tap, a retry, twenty at once) raises KongAlreadySaved with the chips saved
-    the first time, and the database's unique (match, key) is the last guard."""
-    match = _locked(match)
+    the first time, and the database's unique (match, key) is the last guard. `sent_key`
+    is the page's key for this write, as for the other writes."""
+    match = _locked(match, sent_key)
     hands, kongs = _records(match)
     if key is not None and (saved := next((k for k in kongs if k.key == key), None)):
         raise KongAlreadySaved(saved)
@@ -343,6 +379,7 @@ def save_kong(match: Match, hand_number: int, chair: int, kind: str, by=None, *,
         # guard only; the write is rolled back whole.
         raise AlreadyRecorded("Those kong chips are already saved.") from error
     kongs = sorted([*kongs, kong], key=lambda k: (k.hand_number, k.recorded_at))
+    _remember_sent(match, sent_key, SentWrite.Kind.KONG, hand_number)
     return _kongs_saved(match, kong, hands, kongs, states)
 
 
@@ -351,12 +388,12 @@ def take_back_kong(match: Match, kong_id: int, by=None) -> KongChips:
 
 
 @transaction.atomic
-def save_kong_taken_back(match: Match, kong_id: int, by=None) -> Saved:
+def save_kong_taken_back(match: Match, kong_id: int, by=None, *, sent_key=None) -> Saved:
     """Void kong chips saved by mistake (the wrong player or kind) in the hand being played
     (or in the next one, where they wait after the hand before it was undone). A finished
     hand's chips stay: its payments and the hands after it were agreed with them, so that
     hand is undone first (or the coordinator corrects it)."""
-    match = _locked(match)
+    match = _locked(match, sent_key)
     hands, kongs = _records(match)
     kong = next((k for k in kongs if k.pk == kong_id), None)
     if kong is None:
@@ -371,6 +408,7 @@ def save_kong_taken_back(match: Match, kong_id: int, by=None) -> Saved:
             "hand first, or ask the coordinator to correct it."
         )
     kong.void(by, KONG_TAKEN_BACK)
+    _remember_sent(match, sent_key, SentWrite.Kind.TAKE_BACK, kong.hand_number)
     return _kongs_saved(match, kong, hands, kongs, states)
 
 
@@ -379,10 +417,11 @@ def undo_last_hand(match: Match, hand_number: int, by=None) -> Hand:
 
 
 @transaction.atomic
-def save_undo(match: Match, hand_number: int, by=None) -> Saved:
+def save_undo(match: Match, hand_number: int, by=None, *, sent_key=None) -> Saved:
     """Void the last hand that counts (it stays in the records, marked). `hand_number` is
     the hand the page offered to undo, so a second tap cannot undo an earlier hand too."""
     match = _lock(match)
+    _not_sent_before(match, sent_key)
     _ended_by_the_evening(match)
     hands, kongs = _records(match)
     live = _live(hands)
@@ -396,6 +435,7 @@ def save_undo(match: Match, hand_number: int, by=None) -> Saved:
     if not match.is_in_play and not evening_goes_on(match):
         raise EveningEnded()
     last.void(by, UNDONE_REASON)
+    _remember_sent(match, sent_key, SentWrite.Kind.UNDO, hand_number)
     live.pop()
     states = match.replay(live)
     _rederive_kongs(match, states, _live(kongs))

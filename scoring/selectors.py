@@ -143,6 +143,7 @@ class Board:
     liability: bool  # whether one player may pay for everyone (fan's 9-piece penalty)
     goulash_pot: int | None
     kongs_now: list[KongLine] = field(default_factory=list)
+    live_hands: list[Hand] = field(default_factory=list)
 
     @property
     def hand(self) -> int:
@@ -300,6 +301,7 @@ def board(match: Match, user=None, saved=None) -> Board:
         liability=table_rules.has_liability(ruleset),
         goulash_pot=table_rules.goulash_pot(match, state) if state.goulash else None,
         kongs_now=kongs_now,
+        live_hands=live,
     )
 
 

@@ -321,7 +321,7 @@ def rows_in_another_club() -> list[str]:
     return found
 
 
-def test_club_rows_are_the_five_named():
+def test_club_rows_are_the_six_named():
     labels = sorted(m._meta.label for m in club_rows())
     assert labels == [
         "club.Attendance",
@@ -329,6 +329,7 @@ def test_club_rows_are_the_five_named():
         "scoring.Hand",
         "scoring.KongChips",
         "scoring.MatchResult",
+        "scoring.SentWrite",
     ]
 
 

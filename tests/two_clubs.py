@@ -12,6 +12,7 @@ a plain search of its text.
 
 import datetime
 import hashlib
+import uuid
 from dataclasses import dataclass, field
 
 from django.apps import apps
@@ -25,7 +26,7 @@ from games.models import Match
 from games.start import start_play
 from scoring.corrections import correct_hand
 from scoring.models import Hand, KongChips
-from scoring.recording import Win, record_draw, record_kong, record_win
+from scoring.recording import Win, record_kong, record_win, save_draw
 from scoring.results import MatchResult
 from tests.factories import UserFactory
 from tests.games.helpers import seated_members, seated_session
@@ -124,7 +125,7 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
     match = Match.objects.get(session=session, table_number=1)
     other_match = Match.objects.get(session=session, table_number=2)
     record_win(match, 1, Win(winner=1, won_by="wall", discarder=None, total=totals[1]))
-    record_draw(match, 2)
+    save_draw(match, 2, sent_key=uuid.uuid4())  # sent with the page's key: a SentWrite row
     kong = record_kong(match, 3, 2, KongChips.Kind.CONCEALED)
     correct_hand(
         match,

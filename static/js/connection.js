@@ -79,9 +79,24 @@
     if (button && button.dataset.saving) say(button, button.dataset.saving);
   }
 
+  // A table write without an answer, on the table page with its outbox (outbox.js): it
+  // waits there and is sent again by itself, so "press again" is not said.
+  function waitsInOutbox(event, formEl) {
+    if (event.type === "htmx:responseError" || !formEl.dataset.outbox) return false;
+    if (document.documentElement.getAttribute("data-outbox") !== "on") return false;
+    var button = speaking(event);
+    if (button && button.value === "check") return false; // nothing to keep: said here
+    formEl.querySelectorAll("[data-label]").forEach(function (labelled) {
+      labelled.textContent = labelled.dataset.label;
+      delete labelled.dataset.label;
+    });
+    return true;
+  }
+
   function show(event) {
     var formEl = form(event.detail.elt);
     if (!formEl) return; // a poll or a live preview: the next one will try again
+    if (waitsInOutbox(event, formEl)) return;
     var button = speaking(event);
     var box = boxFor(formEl);
     if (box && button && box.previousElementSibling !== anchorFor(formEl, button)) {

@@ -89,28 +89,18 @@ def expect_beside_save(page, alert):
     expect(page.locator("#win-form .save-button")).to_be_in_viewport()
 
 
-def test_a_save_without_an_answer_says_so_keeps_the_entries_and_saves_once(table_page):
+WAITING = "#outbox-notice .outbox-count"
+SENT = "Everything waiting has been sent"
+
+
+def test_a_save_answered_by_the_restarting_server_says_so_and_keeps_the_entries(table_page):
+    """The 503 page (the club's computer restarting) is an answer: the button says the hand
+    was not saved, the message is beside it, the entries stay, and pressing again saves."""
     page, match = table_page
     fill_win(page)
     save = page.locator("#win-form .save-button")
     expect(save).to_have_text("Save hand 1")
     page.evaluate(WATCH_SAVE)
-
-    # The connection drops before the server has the hand: the button says "Saving…" at
-    # once, then that it was not saved, with the message beside it.
-    page.route(WIN_URL, lambda route: route.abort("connectionreset"))
-    save.click()
-    alert = page.get_by_role("alert").filter(has_text=LOST)
-    expect(alert).to_be_visible()
-    expect(alert).to_contain_text("Your entries are kept — press the button again.")
-    expect(save).to_have_text(UNSAVED)
-    assert page.evaluate("window.saveSaid") == ["Saving…", UNSAVED]
-    expect_beside_save(page, alert)
-    expect_entries_kept(page)
-    assert not Hand.objects.filter(match=match).exists()
-
-    # The club's computer is restarting: the 503 page, which htmx does not swap in.
-    page.unroute(WIN_URL)
     page.route(
         WIN_URL,
         lambda route: route.fulfill(status=503, body="Please try again in a minute"),
@@ -120,7 +110,7 @@ def test_a_save_without_an_answer_says_so_keeps_the_entries_and_saves_once(table
     expect(alert).to_contain_text("The scores are safe")
     expect(alert).to_contain_text("press the button again in a minute")
     expect(save).to_have_text(UNSAVED)
-    expect(page.get_by_role("alert").filter(has_text=LOST)).to_have_count(0)  # one box
+    assert page.evaluate("window.saveSaid") == ["Saving…", UNSAVED]
     expect_beside_save(page, alert)
     expect_entries_kept(page)
     assert not Hand.objects.filter(match=match).exists()
@@ -134,9 +124,41 @@ def test_a_save_without_an_answer_says_so_keeps_the_entries_and_saves_once(table
     assert [(h.number, h.winner, h.total) for h in Hand.objects.filter(match=match)] == [(1, 1, 10)]
 
 
-def test_a_save_that_hangs_gives_up_says_so_at_the_button_and_saves_once(table_page):
+def test_a_save_without_an_answer_waits_on_the_device_and_is_sent_once(table_page):
+    """The connection drops before the server has the hand: no "press again", the hand
+    waits in the table page's outbox (outbox.js) and the board moves on; the page sends it
+    by itself when the server answers again (first the 503 of a restart: still waiting)."""
+    page, match = table_page
+    fill_win(page)
+    page.route(WIN_URL, lambda route: route.abort("connectionreset"))
+    page.locator("#win-form .save-button").click()
+    expect(page.locator(WAITING)).to_have_text("1 hand waiting to be sent")
+    expect(page.locator(".board-hand")).to_have_text("Hand 2")
+    expect(page.locator(".waiting-list")).to_contain_text("Betty won self-drawn from the wall")
+    expect(page.get_by_role("alert").filter(has_text=LOST)).to_have_count(0)
+    expect(page.locator("#win-form .save-button")).to_have_text("Save hand 2")
+    assert not Hand.objects.filter(match=match).exists()
+
+    page.unroute(WIN_URL)
+    restarting = []
+    page.route(
+        WIN_URL,
+        lambda route: (
+            restarting.append(1) or route.fulfill(status=503, body="Please try again in a minute")
+        ),
+    )
+    page.wait_for_timeout(6000)  # the outbox tries every 5 s: the 503 leaves it waiting
+    assert restarting
+    expect(page.locator(WAITING)).to_have_text("1 hand waiting to be sent")
+    page.unroute(WIN_URL)
+    expect(page.locator("#outbox-notice")).to_contain_text(SENT, timeout=15000)
+    expect(page.locator(".board-hand")).to_have_text("Hand 2")
+    assert [(h.number, h.winner, h.total) for h in Hand.objects.filter(match=match)] == [(1, 1, 10)]
+
+
+def test_a_save_that_hangs_gives_up_waits_on_the_device_and_is_sent_once(table_page):
     """No answer at all (the request hangs): after the form's timeout (20 s; 1 s here) the
-    button says so, and pressing it again saves the hand once."""
+    hand waits in the outbox, and is sent by itself, once."""
     page, match = table_page
     fill_win(page)
     page.locator("#win-form").evaluate(
@@ -146,15 +168,10 @@ def test_a_save_that_hangs_gives_up_says_so_at_the_button_and_saves_once(table_p
     save = page.locator("#win-form .save-button")
     save.click()
     expect(save).to_have_text("Saving…")
-    alert = page.get_by_role("alert").filter(has_text="did not answer in time")
-    expect(alert).to_contain_text("Your entries are kept — press the button again")
-    expect(save).to_have_text(UNSAVED)
-    expect_beside_save(page, alert)
-    expect_entries_kept(page)
-
+    expect(page.locator(WAITING)).to_have_text("1 hand waiting to be sent")
+    expect(page.locator(".board-hand")).to_have_text("Hand 2")
     page.unroute(WIN_URL)
-    save.click()
-    expect(page.get_by_role("status").filter(has_text="Hand 1 saved")).to_be_visible()
+    expect(page.locator("#outbox-notice")).to_contain_text(SENT, timeout=15000)
     assert Hand.objects.filter(match=match).count() == 1
 
 
@@ -179,7 +196,8 @@ def test_a_save_too_large_for_the_server_says_so_and_keeps_the_entries(
 
 
 def test_a_save_whose_answer_was_lost_is_not_saved_twice(table_page):
-    """The server saved the hand but the answer never came back: pressing again is safe."""
+    """The server saved the hand but the answer never came back: the outbox sends it again
+    with its key, and the server answers that it was saved already."""
     page, match = table_page
     fill_win(page)
 
@@ -189,15 +207,13 @@ def test_a_save_whose_answer_was_lost_is_not_saved_twice(table_page):
 
     page.route(WIN_URL, reach_the_server_then_drop)
     page.get_by_role("button", name="Save hand 1").click()
-    expect(page.get_by_role("alert").filter(has_text=LOST)).to_be_visible()
-    expect_entries_kept(page)
+    expect(page.locator(WAITING)).to_have_text("1 hand waiting to be sent")
     assert Hand.objects.filter(match=match).count() == 1
 
     page.unroute(WIN_URL)
-    page.get_by_role("button", name=UNSAVED).click()
-    expect(page.get_by_role("status").filter(has_text="Hand 1 is saved.")).to_be_visible()
+    expect(page.locator("#outbox-notice")).to_contain_text(SENT, timeout=15000)
+    expect(page.get_by_role("status").filter(has_text="That was saved already.")).to_be_visible()
     expect(page.locator(".board-hand")).to_have_text("Hand 2")
-    expect(page.locator(".connection-lost")).to_have_count(0)
     assert Hand.objects.filter(match=match).count() == 1
 
 

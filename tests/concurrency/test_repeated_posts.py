@@ -257,12 +257,27 @@ def club_settings(club) -> Case:
     )
 
 
+def _keyed(write):
+    """`write` as the table page's outbox sends it: with its one-time key (sent_key), which
+    a repeat finds already kept ("That was saved already.")."""
+
+    def case(club) -> Case:
+        made = write(club)
+        made.data = {**made.data, "sent_key": str(uuid.uuid4())}
+        made.answers = (*made.answers, "that was saved already.")
+        return made
+
+    case.__name__ = f"{write.__name__}_with_its_key"
+    return case
+
+
 WRITES = [
     win,
     draw,
     kong,
     take_back_kong,
     undo,
+    *(_keyed(write) for write in (win, draw, kong, take_back_kong, undo)),
     correction,
     void,
     paper_sheet,

@@ -5,12 +5,14 @@ quick_entry.py, a hand worked out from its tiles full_hand.py."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from functools import wraps
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
@@ -21,9 +23,23 @@ from games.access import players_and_coordinators
 from games.models import Match
 from scoring import hand_entry, recording, selectors
 from scoring.forms.table import KongForm, WinForm
-from scoring.models import Hand
+from scoring.models import Hand, SentWrite
 
 TEMPLATE = "scoring/table/table.html"
+# What became of a write, for the page's outbox (static/js/outbox.js) to read without
+# reading the words: saved, already-saved (sent before with the same key, or the same hand
+# already there), conflict (a different hand is recorded), ended (the evening was ended),
+# refused (anything else the table must look at).
+OUTCOME_HEADER = "X-Table-Outcome"
+
+
+def sent_key(request) -> uuid.UUID | None:
+    """The write's one-time key (the forms' hidden `sent_key`, kept by the outbox on every
+    resend); none, or not a key, and the write is made without one."""
+    try:
+        return uuid.UUID(request.POST.get("sent_key", ""))
+    except ValueError:
+        return None
 
 
 def _table_match(request, kwargs) -> Match:
@@ -98,6 +114,30 @@ def _answers(request, board, notice: str, refusal: str, at: str) -> dict:
     return answers
 
 
+def table_flow(board) -> dict:
+    """What the page's outbox (static/js/outbox.js) needs to move the board on by itself
+    while hands wait to be sent: the flow's inputs (flow.js replays them), the names, and
+    where each write goes. The server's board replaces it once they are sent."""
+    match = board.match
+    args = [match.session_id, match.table_number]
+    names = ("win", "draw", "kong", "take_back_kong", "undo", "table")
+    return {
+        "match": match.pk,
+        "rules": match.rules,
+        "players": len(board.names),
+        "options": match.flow_options or {},
+        "outcomes": match.flow_outcomes(board.live_hands),
+        "hands": {
+            hand.number: selectors.describe_hand(hand, board.names, board.unit)
+            for hand in board.live_hands
+        },
+        "state": board.state.as_dict(),
+        "names": board.names,
+        "unit": board.unit,
+        "urls": {name: reverse(f"scoring:{name}", args=args) for name in names},
+    }
+
+
 def table_page(
     request,
     match,
@@ -109,6 +149,7 @@ def table_page(
     kong_form=None,
     win_data=None,
     saved=None,
+    outcome="",
     **extra,
 ):
     """The table page (or, for htmx, its #table-play part) with fresh or kept forms, and
@@ -132,25 +173,42 @@ def table_page(
         "win_form": win_form,
         "kong_form": kong_form or KongForm(board=board),
         "answers": _answers(request, board, status_notice, refusal, answer_at),
+        "table_flow": table_flow(board) if can_record else None,
         **extra,
     }
     if request.htmx:
-        return render(request, TEMPLATE + "#play", context)
-    context["earlier"] = selectors.earlier_matches(match)
-    return render(request, TEMPLATE, context)
+        response = render(request, TEMPLATE + "#play", context)
+    else:
+        context["earlier"] = selectors.earlier_matches(match)
+        response = render(request, TEMPLATE, context)
+    if outcome:
+        response[OUTCOME_HEADER] = outcome
+    return response
 
 
-def after_write(request, match, notice: str, saved=None, **extra):
+def after_write(request, match, notice: str, saved=None, outcome="saved", **extra):
     """After a write: htmx gets the updated table in place (built from `saved`, the write
-    just made, when there is one), a plain form a redirect."""
+    just made, when there is one), a plain form a redirect. `outcome`: "saved", or
+    "already-saved" for a write found made before (see OUTCOME_HEADER)."""
     if saved is not None:
         match = saved.match
     else:
         match.refresh_from_db()
     if request.htmx:
-        return table_page(request, match, status_notice=notice, saved=saved, **extra)
+        return table_page(
+            request, match, status_notice=notice, saved=saved, outcome=outcome, **extra
+        )
     messages.success(request, notice, extra_tags=extra.get("answer_at", ""))
-    return redirect("scoring:table", match.session_id, match.table_number)
+    response = redirect("scoring:table", match.session_id, match.table_number)
+    response[OUTCOME_HEADER] = outcome
+    return response
+
+
+def already_sent(request, match, answer_at="win"):
+    """A write sent again with the key it was made with: said, and the table as it is."""
+    return after_write(
+        request, match, "That was saved already.", outcome="already-saved", answer_at=answer_at
+    )
 
 
 def table_changed(request, match):
@@ -162,6 +220,7 @@ def table_changed(request, match):
             match,
             status_notice="The players at this table changed, so the page now shows the new "
             "match. Nothing was recorded: check the list, then record again if needed.",
+            outcome="refused",
         )
     return None
 
@@ -201,6 +260,9 @@ def evening_ended(request, match, sent=None):
     swaps it) saying so plainly, with what this device entered kept on screen in words
     and as a form that sends it again once the coordinator has reopened the evening."""
     match = Match.objects.select_related("session").get(pk=match.pk)  # as it is now
+    key = sent_key(request) if request.method == "POST" else None
+    if key is not None and SentWrite.objects.filter(match=match, key=key).exists():
+        return already_sent(request, match)  # made before the evening ended; its answer lost
     described = sent(request, match) if sent and request.method == "POST" else Sent()
     kept = [
         (name, value)
@@ -214,7 +276,7 @@ def evening_ended(request, match, sent=None):
         "fields": kept,
         "action": request.path,
     }
-    return table_page(request, match, evening_ended=ended)
+    return table_page(request, match, evening_ended=ended, outcome="ended")
 
 
 def unsaved_hand(win) -> Hand:

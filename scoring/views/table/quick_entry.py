@@ -19,9 +19,11 @@ from scoring.views.table.page import (
     Sent,
     after_write,
     agrees,
+    already_sent,
     evening_ended_message,
     kept_entries,
     same_hand_again,
+    sent_key,
     stale_message,
     table_changed,
     table_page,
@@ -83,14 +85,18 @@ def record_win(request, match):
     # the page is built once, from what the write worked out (or to show a refusal).
     form = WinForm(request.POST, board=hand_entry.every_chair(match))
     if not form.is_valid():
-        return table_page(request, match, win_data=request.POST)
+        return table_page(request, match, win_data=request.POST, outcome="refused")
     number, win = form.cleaned_data["hand"], form.win()
     if request.POST.get("action") == "check":
         return table_page(
             request, match, win_data=request.POST, preview=_preview(match, number, win)
         )
     try:
-        written = recording.save_win(match, number, win, by=request.user)
+        written = recording.save_win(
+            match, number, win, by=request.user, sent_key=sent_key(request)
+        )
+    except recording.AlreadySent:
+        return already_sent(request, match)
     except recording.RecordingError as error:
         # Already recorded (a double tap, or another device first; perhaps ending the match)?
         saved = match.live_hands().filter(number=number).first()
@@ -98,12 +104,18 @@ def record_win(request, match):
             return _refused_win(request, match, number, error)
         if agrees(saved, win.outcome(), win.total, win.liable):
             if saved.recorded_by_id == request.user.pk:  # a double tap
-                return after_write(request, match, f"Hand {number} is saved.")
+                return after_write(
+                    request, match, f"Hand {number} is saved.", outcome="already-saved"
+                )
             return after_write(
-                request, match, f"Hand {number} was saved on another device, the same as yours."
+                request,
+                match,
+                f"Hand {number} was saved on another device, the same as yours.",
+                outcome="already-saved",
             )
         # Two devices disagree: show both and let the table choose; nothing is carried on.
-        return table_page(request, match, conflict=_conflict(request, match, saved, win))
+        conflict = _conflict(request, match, saved, win)
+        return table_page(request, match, conflict=conflict, outcome="conflict")
     notice = f"Hand {number} saved: {win_description(written.match, written.record)}."
     return after_write(request, match, notice, written)
 
@@ -140,7 +152,8 @@ def _conflict(request, match, saved: Hand, win: recording.Win) -> dict:
 def _refused_win(request, match, number: int, error: recording.RecordingError):
     board = selectors.board(match, request.user)
     if board.hand > number:  # recorded meanwhile: the entries are never moved on to the next
-        return table_page(request, match, refusal=stale_message(number, board.hand))
+        refusal = stale_message(number, board.hand)
+        return table_page(request, match, refusal=refusal, outcome="conflict")
     if board.hand != number:
         form = WinForm(kept_entries(request, board), board=board)
         form.is_valid()
@@ -151,7 +164,7 @@ def _refused_win(request, match, number: int, error: recording.RecordingError):
         if form.is_valid():
             field = "total" if isinstance(error.__cause__, table_rules.TotalRefused) else None
             form.add_error(field, str(error))
-    return table_page(request, match, win_form=form)
+    return table_page(request, match, win_form=form, outcome="refused")
 
 
 def _preview(match, number: int, win) -> dict:
@@ -190,21 +203,30 @@ def _simple_write(request, match, form, write, done: str):
     if changed := table_changed(request, match):
         return changed
     if not form.is_valid():
-        return table_page(request, match, status_notice="Nothing was recorded: please try again.")
+        notice = "Nothing was recorded: please try again."
+        return table_page(request, match, status_notice=notice, outcome="refused")
     number = form.cleaned_data["hand"]
     try:
-        saved = write(number)
+        saved = write(number, sent_key(request))
+    except recording.AlreadySent:
+        return already_sent(request, match)
     except recording.RecordingError as error:
-        return table_page(request, match, refusal=str(error))
+        # Already recorded (or undone) differently on another device, or not possible now.
+        outcome = "conflict" if isinstance(error, recording.AlreadyRecorded) else "refused"
+        return table_page(request, match, refusal=str(error), outcome=outcome)
+    if saved is None:  # the same draw again, already saved by this person
+        return after_write(request, match, done.format(number=number), outcome="already-saved")
     return after_write(request, match, done.format(number=number), saved)
 
 
 @table_view(write=True, sent=_sent_draw)
 @require_POST
 def record_draw(request, match):
-    def write(number):
+    def write(number, key):
         try:
-            return recording.save_draw(match, number, by=request.user)
+            return recording.save_draw(match, number, by=request.user, sent_key=key)
+        except recording.AlreadySent:
+            raise  # answered as such by _simple_write
         except recording.AlreadyRecorded:
             if not same_hand_again(match, number, request.user, {"draw": True}):
                 raise
@@ -230,13 +252,21 @@ def record_kong(request, match):
             form = form.with_fresh_key(board)
             form.is_valid()
             form.add_error(None, stale)
-        return table_page(request, match, kong_form=form, open_kong=True)
+        return table_page(request, match, kong_form=form, open_kong=True, outcome="refused")
     data = form.cleaned_data
     names = hand_entry.every_chair(match).names
     try:
         saved = recording.save_kong(
-            match, data["hand"], data["chair"], data["kind"], by=request.user, key=data["key"]
+            match,
+            data["hand"],
+            data["chair"],
+            data["kind"],
+            by=request.user,
+            key=data["key"],
+            sent_key=sent_key(request),
         )
+    except recording.AlreadySent:
+        return already_sent(request, match, answer_at="kong")
     except recording.KongAlreadySaved as repeat:
         # The same form again (a double tap, "press again"): the chips are saved, once.
         name = names[repeat.kong.chair]
@@ -244,25 +274,24 @@ def record_kong(request, match):
             notice = f"Those kong chips for {name} were saved and then taken back: nothing saved."
         else:
             notice = f"Kong chips for {name} are already saved."
-        return after_write(request, match, notice, answer_at="kong")
+        return after_write(request, match, notice, answer_at="kong", outcome="already-saved")
     except recording.RecordingError as error:
         board = selectors.board(match, request.user)
         form = KongForm(request.POST, board=board)
         form.is_valid()
         if board.hand > data["hand"]:
             # The hand was recorded meanwhile: the chips are not moved on to the next hand.
-            return table_page(
-                request, match, refusal=_kong_too_late(data["hand"]), answer_at="kong"
-            )
+            refusal = _kong_too_late(data["hand"])
+            return table_page(request, match, refusal=refusal, answer_at="kong", outcome="conflict")
         if board.hand != data["hand"]:
             form = KongForm(kept_entries(request, board), board=board)
             form.is_valid()
             form.add_error(None, stale_message(data["hand"], board.hand))
         elif not board.kong_chips:  # no kong form on the page to show it next to
-            return table_page(request, match, refusal=str(error))
+            return table_page(request, match, refusal=str(error), outcome="refused")
         elif not form.errors:  # a choice this hand does not offer is the form's to say
             form.add_error(None, str(error))
-        return table_page(request, match, kong_form=form, open_kong=True)
+        return table_page(request, match, kong_form=form, open_kong=True, outcome="refused")
     name = names[data["chair"]]
     # The kong card stays open, showing the chips just saved with their "Take back".
     return after_write(request, match, f"Kong chips saved for {name}.", saved, answer_at="kong")
@@ -284,13 +313,20 @@ def take_back_kong(request, match):
         return changed
     form = TakeBackKongForm(request.POST)
     if not form.is_valid():
-        return table_page(request, match, status_notice="Nothing was changed: please try again.")
+        notice = "Nothing was changed: please try again."
+        return table_page(request, match, status_notice=notice, outcome="refused")
     try:
-        saved = recording.save_kong_taken_back(match, form.cleaned_data["kong"], by=request.user)
-    except recording.AlreadyRecorded as error:
-        return table_page(request, match, status_notice=str(error), answer_at="kong")
+        saved = recording.save_kong_taken_back(
+            match, form.cleaned_data["kong"], by=request.user, sent_key=sent_key(request)
+        )
+    except recording.AlreadySent:
+        return already_sent(request, match, answer_at="kong")
+    except recording.AlreadyRecorded as error:  # taken back on another device: as wanted
+        return table_page(
+            request, match, status_notice=str(error), answer_at="kong", outcome="already-saved"
+        )
     except recording.RecordingError as error:
-        return table_page(request, match, refusal=str(error), answer_at="kong")
+        return table_page(request, match, refusal=str(error), answer_at="kong", outcome="refused")
     name = hand_entry.every_chair(match).names[saved.record.chair]
     notice = f"{name}'s kong chips are taken back."
     return after_write(request, match, notice, saved, answer_at="kong")
@@ -299,8 +335,8 @@ def take_back_kong(request, match):
 @table_view(write=True, sent=_sent_undo)
 @require_POST
 def undo(request, match):
-    def write(number):
-        return recording.save_undo(match, number, by=request.user)
+    def write(number, key):
+        return recording.save_undo(match, number, by=request.user, sent_key=key)
 
     return _simple_write(
         request,

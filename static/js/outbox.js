@@ -1,0 +1,801 @@
+// The table page's outbox: a Wi-Fi drop stops no one.
+//  - A quick-entry write (a win, a draw, kong chips, taking them back, an undo) made while
+//    the device is offline, or whose save got no answer, waits in localStorage, per match,
+//    in order, with its form's fields and its one-time key (sent_key). The page says how
+//    many wait, lists each as "to be checked" (the payments need the server), and moves the
+//    board on by itself with flow.js (games/flow.py's twin): hand number, dealer, winds,
+//    round, goulash, who sits out, the end.
+//  - The page sends them itself, one at a time, in order, when the connection returns, every
+//    few seconds while any wait, and when the page loads (no Background Sync: Safari has
+//    none). The key makes a resend safe: the server answers "already saved" to a write it
+//    made before. The server says what became of each write in X-Table-Outcome.
+//  - A write the server does not take (another device recorded a different hand, the
+//    evening was ended, the login is gone) stops the queue and asks a person, showing both
+//    versions. Nothing is overwritten or dropped without a person choosing it.
+//  - Logging out with writes waiting (the shell's `club:before-clear` event) is held back.
+// Without this file the page works as before (each press answered, or "press again").
+(function () {
+  "use strict";
+  var PREFIX = "table-outbox:";
+  var RETRY_MS = 5000;
+  var SEND_TIMEOUT_MS = 20000; // as the forms' hx-request: a send that hangs is tried again
+  var SAVED = { saved: true, "already-saved": true };
+  var HOW = {
+    wall: function () { return "self-drawn from the wall"; },
+    replacement: function () { return "on a replacement tile"; },
+    discard: function (who) { return "on " + who + "'s discard"; },
+    robbing_kong: function (who) { return "robbing " + who + "'s kong"; },
+  };
+  var KONG_WORDS = {
+    concealed: "a concealed kong",
+    discard: "a kong on a discard",
+    added: "a kong added to a pong",
+  };
+  var WIND_WORDS = { E: "East", S: "South", W: "West", N: "North" };
+  var sending = false;
+
+  // --- what waits -------------------------------------------------------------------------
+
+  function notice() {
+    return document.getElementById("outbox-notice");
+  }
+
+  function matchId() {
+    var box = notice();
+    return box ? box.dataset.match : null;
+  }
+
+  function load() {
+    var empty = { entries: [], stopped: null };
+    if (!matchId()) return empty;
+    try {
+      var box = JSON.parse(window.localStorage.getItem(PREFIX + matchId()) || "null");
+      return box && Array.isArray(box.entries) ? box : empty;
+    } catch (e) {
+      return empty;
+    }
+  }
+
+  function store(box) {
+    try {
+      if (box.entries.length || box.stopped) {
+        window.localStorage.setItem(PREFIX + matchId(), JSON.stringify(box));
+      } else {
+        window.localStorage.removeItem(PREFIX + matchId());
+      }
+      return true;
+    } catch (e) {
+      return false; // private browsing or full: the press is answered as before
+    }
+  }
+
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
+    // randomUUID needs https; a club's own computer on the hall's network may be plain http.
+    var bytes = window.crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(bytes, function (b) {
+      return (b + 0x100).toString(16).slice(1);
+    }).join("");
+    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+  }
+
+  function flowData() {
+    var script = document.getElementById("table-flow");
+    if (!script) return null;
+    try {
+      return JSON.parse(script.textContent);
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // The match as this device has it: the server's hands, then what waits here.
+  function local(data, entries) {
+    var outcomes = data.outcomes.slice();
+    var texts = {};
+    Object.keys(data.hands).forEach(function (n) { texts[n] = data.hands[n]; });
+    entries.forEach(function (entry) {
+      if (entry.outcome) {
+        outcomes.push(entry.outcome);
+        texts[outcomes.length] = entry.text;
+      } else if (entry.kind === "undo") {
+        delete texts[outcomes.length];
+        outcomes.pop();
+      }
+    });
+    var states = window.MatchFlow.replay(data.rules, outcomes, data.players, data.options);
+    return { state: states[states.length - 1], last: outcomes.length, texts: texts };
+  }
+
+  function field(fields, name) {
+    for (var i = 0; i < fields.length; i++) if (fields[i][0] === name) return fields[i][1];
+    return "";
+  }
+
+  function chair(value) {
+    return value === "" ? null : parseInt(value, 10);
+  }
+
+  // In the server's words (selectors.describe_hand, kong_words).
+  function describe(kind, fields, data, form) {
+    var names = data.names;
+    if (kind === "win") {
+      var winner = names[chair(field(fields, "winner"))];
+      var discarder = chair(field(fields, "discarder"));
+      var how = HOW[field(fields, "won_by")](discarder === null ? "" : names[discarder]);
+      var text = winner + " won " + how + ", " + field(fields, "total") + " " + data.unit;
+      var liable = chair(field(fields, "liable"));
+      if (liable !== null) text += "; " + names[liable] + " pays for everyone (9-piece penalty)";
+      return text;
+    }
+    if (kind === "draw") return "Draw: the wall ran out, nobody went out";
+    if (kind === "kong") {
+      return "Kong chips: " + names[chair(field(fields, "chair"))] + " made " +
+        (KONG_WORDS[field(fields, "kind")] || "a kong");
+    }
+    if (kind === "take_back") return "Take back: " + (form.dataset.what || "kong chips");
+    return "Undo hand " + field(fields, "hand");
+  }
+
+  // What the server's form would refuse, said before the write is put aside.
+  function missing(kind, fields) {
+    if (kind === "win") {
+      if (field(fields, "winner") === "") return "Choose who went out.";
+      if (field(fields, "won_by") === "") return "Choose how the winning tile came.";
+      var total = field(fields, "total").trim();
+      if (total === "") return "Type the total the table agreed.";
+      if (!/^[0-9]+$/.test(total)) return "Type the total as a whole number, digits only.";
+      var paying = field(fields, "won_by") === "discard" || field(fields, "won_by") === "robbing_kong";
+      if (paying && field(fields, "discarder") === "") return "Choose who discarded the winning tile.";
+      if (paying && field(fields, "discarder") === field(fields, "winner")) {
+        return "The winner cannot also be the one who discarded.";
+      }
+    }
+    if (kind === "kong") {
+      if (field(fields, "chair") === "") return "Choose who made the kong.";
+      if (field(fields, "kind") === "") return "Choose which kind of kong it was.";
+    }
+    return "";
+  }
+
+  function fieldsOf(form, submitter) {
+    var fields = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "csrfmiddlewaretoken") fields.push([name, String(value)]);
+    });
+    if (submitter && submitter.name) fields.push([submitter.name, submitter.value]);
+    return fields;
+  }
+
+  function refreshKeys(form) {
+    form.querySelectorAll('input[name="sent_key"], input[name="key"]').forEach(function (input) {
+      input.value = newKey();
+    });
+  }
+
+  // Put the write `form` sends aside; `sent`: it went out and got no answer (so it may have
+  // been made: it is sent again with its key, never dropped here).
+  function putAside(form, submitter, sent) {
+    var data = flowData();
+    var kind = form.dataset.outbox;
+    if (!data) return false;
+    var box = load();
+    var fields = fieldsOf(form, submitter);
+    var problem = missing(kind, fields);
+    if (problem) {
+      sayAt(form, problem);
+      return true;
+    }
+    if (kind === "undo" && !sent) {
+      var last = box.entries[box.entries.length - 1];
+      if (last && last.outcome) {
+        box.entries.pop(); // never sent: it simply leaves the list
+        store(box);
+        refreshKeys(form);
+        render("Hand " + last.hand + " is taken off the list waiting to be sent.");
+        return true;
+      }
+    }
+    var entry = {
+      key: field(fields, "sent_key") || newKey(),
+      kind: kind,
+      url: form.getAttribute("hx-post") || form.action,
+      fields: fields,
+      hand: parseInt(field(fields, "hand"), 10) || null,
+      text: describe(kind, fields, data, form),
+      outcome: null,
+    };
+    if (!field(fields, "sent_key")) entry.fields.push(["sent_key", entry.key]);
+    if (kind === "win") {
+      var discarder = chair(field(fields, "discarder"));
+      var paying = field(fields, "won_by") === "discard" || field(fields, "won_by") === "robbing_kong";
+      entry.outcome = {
+        winner: chair(field(fields, "winner")),
+        won_by: field(fields, "won_by"),
+        discarder: paying ? discarder : null,
+      };
+    } else if (kind === "draw") {
+      entry.outcome = { draw: true };
+    }
+    box.entries.push(entry);
+    try {
+      local(data, box.entries); // the flow refuses it (a chair sitting out): say so, keep nothing
+    } catch (e) {
+      sayAt(form, e.message);
+      return true;
+    }
+    if (!store(box)) return false;
+    refreshKeys(form);
+    if (kind === "kong") resetTiles(form);
+    render();
+    return true;
+  }
+
+  function sayAt(form, text) {
+    var box = form.querySelector(".outbox-refusal");
+    if (!box) {
+      box = document.createElement("p");
+      box.className = "outbox-refusal error-text";
+      box.setAttribute("role", "alert");
+      var row = form.querySelector(".button-row");
+      if (row) row.insertAdjacentElement("beforebegin", box);
+      else form.appendChild(box);
+    }
+    box.textContent = text;
+  }
+
+  // --- the page as this device has it ----------------------------------------------------
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function plural(n, one, many) {
+    return n + " " + (n === 1 ? one : many);
+  }
+
+  function waitingWords(entries) {
+    var hands = entries.filter(function (e) { return e.outcome; }).length;
+    if (hands === entries.length) return plural(hands, "hand", "hands") + " waiting to be sent";
+    return plural(entries.length, "entry", "entries") + " waiting to be sent";
+  }
+
+  function renderNotice(box, said) {
+    var box_ = notice();
+    if (!box_) return;
+    box_.textContent = "";
+    if (!box.entries.length) {
+      box_.hidden = !said;
+      if (said) box_.appendChild(el("p", "outbox-said", said));
+      return;
+    }
+    box_.hidden = false;
+    box_.appendChild(el("p", "outbox-count", waitingWords(box.entries)));
+    var why = box.stopped ? "Sending has stopped: see below." :
+      navigator.onLine ? "Sending them to the club\u2019s computer\u2026" :
+      "No connection: kept on this device, sent when it is back.";
+    box_.appendChild(el("p", "outbox-why", why));
+    if (said) box_.appendChild(el("p", "outbox-said", said));
+  }
+
+  function renderWaitingList(box) {
+    var hands = document.getElementById("hands");
+    if (!hands) return;
+    var old = hands.querySelector(".outbox-waiting");
+    if (old) old.remove();
+    if (!box.entries.length) return;
+    var part = el("div", "outbox-waiting");
+    part.appendChild(el("h3", "round-heading", "Waiting to be sent"));
+    var list = el("ol", "hand-list waiting-list");
+    box.entries.slice().reverse().forEach(function (entry) {
+      var line = el("li", "hand-line to-be-checked");
+      line.dataset.key = entry.key;
+      if (entry.kind === "win" || entry.kind === "draw") {
+        line.appendChild(el("span", "hand-no", "Hand " + entry.hand));
+        line.appendChild(document.createTextNode(" "));
+      }
+      line.appendChild(el("span", "", entry.text));
+      line.appendChild(document.createTextNode(" "));
+      line.appendChild(el("strong", "badge badge-check", "to be checked"));
+      list.appendChild(line);
+    });
+    part.appendChild(list);
+    var heading = hands.querySelector("h2");
+    heading.insertAdjacentElement("afterend", part);
+  }
+
+  function windLabel(wind, dealer) {
+    var span = el("span", "seat-wind");
+    span.appendChild(el("span", "wind-letter", wind)).setAttribute("aria-hidden", "true");
+    span.appendChild(document.createTextNode(" " + WIND_WORDS[wind] + (dealer ? ", deals" : "")));
+    return span;
+  }
+
+  function renderBoard(data, now) {
+    var state = now.state;
+    var heading = document.querySelector(".board-hand");
+    if (heading) heading.textContent = state.over ? "Match over" : "Hand " + state.hand;
+    var line = document.querySelector(".board-line");
+    if (line) {
+      line.textContent = "";
+      if (state.over) {
+        line.textContent = "Played to the end, after hand " + now.last + " (to be checked).";
+      } else {
+        line.appendChild(el("span", "", WIND_WORDS[state.round] + " round"));
+        line.appendChild(document.createTextNode(" "));
+        line.appendChild(el("span", "", "\u00b7")).setAttribute("aria-hidden", "true");
+        line.appendChild(document.createTextNode(" "));
+        line.appendChild(el("span", "", data.names[state.dealer] + " deals"));
+      }
+    }
+    var flag = document.querySelector(".goulash-flag");
+    if (state.goulash && !flag && line) {
+      line.insertAdjacentElement("afterend", el("p", "goulash-flag", "Goulash hand"));
+    } else if (!state.goulash && flag) {
+      flag.remove();
+    }
+    document.querySelectorAll(".seat-cards .seat-card").forEach(function (card, seat) {
+      var wind = state.over ? null : state.winds[seat];
+      var dealer = !state.over && state.dealer === seat;
+      var out = !state.over && wind === null;
+      card.classList.toggle("is-dealer", dealer);
+      card.classList.toggle("sits-out", out);
+      var old = card.querySelector(".seat-wind");
+      var fresh = out ? el("span", "seat-wind", "sits out this hand") : wind ? windLabel(wind, dealer) : null;
+      if (old && fresh) old.replaceWith(fresh);
+      else if (old) old.remove();
+      else if (fresh) card.querySelector(".seat-name").insertAdjacentElement("afterend", fresh);
+    });
+  }
+
+  // The player tiles of a form, one per chair playing this hand, with its wind now.
+  function renderPlayerTiles(form, data, state) {
+    form.querySelectorAll(".tiles-players .tile-row").forEach(function (row) {
+      var model = row.querySelector("label.tile");
+      if (!model) return;
+      var input = model.querySelector("input");
+      var name = input.name;
+      var checked = row.querySelector("input:checked");
+      var keep = checked ? checked.value : null;
+      var tiles = [];
+      state.winds.forEach(function (wind, seat) {
+        if (wind === null) return;
+        var tile = model.cloneNode(true);
+        var radio = tile.querySelector("input");
+        var id = (form.id || "form") + "-" + name + "-" + seat;
+        radio.value = String(seat);
+        radio.id = id;
+        radio.checked = keep === String(seat);
+        radio.removeAttribute("autofocus");
+        tile.setAttribute("for", id);
+        var label = tile.querySelector(":scope > span");
+        label.textContent = "";
+        label.appendChild(el("span", "player-name", data.names[seat]));
+        label.appendChild(document.createTextNode(" "));
+        var windSpan = el("span", "player-wind");
+        windSpan.appendChild(el("span", "wind-mark", wind)).setAttribute("aria-hidden", "true");
+        windSpan.appendChild(document.createTextNode(" "));
+        var dealer = state.dealer === seat;
+        windSpan.appendChild(el("span", "wind-word", WIND_WORDS[wind] + (dealer ? "," : "")));
+        if (dealer) windSpan.appendChild(document.createTextNode(" deals"));
+        label.appendChild(windSpan);
+        tiles.push(tile);
+      });
+      row.textContent = "";
+      tiles.forEach(function (tile) { row.appendChild(tile); });
+    });
+  }
+
+  function resetTiles(form) {
+    form.querySelectorAll("input[type=radio]").forEach(function (radio) { radio.checked = false; });
+    form.querySelectorAll('input[type=text]').forEach(function (input) { input.value = ""; });
+    form.querySelectorAll(".error-summary, .error-text, .outbox-refusal, .connection-lost").forEach(function (node) {
+      if (!node.closest("#preview")) node.remove();
+    });
+    form.querySelectorAll(".field-error").forEach(function (node) { node.classList.remove("field-error"); });
+    form.querySelectorAll("[data-label]").forEach(function (button) {
+      button.textContent = button.dataset.label;
+      delete button.dataset.label;
+    });
+  }
+
+  function setText(node, text) {
+    if (!node) return;
+    node.textContent = text;
+    delete node.dataset.label;
+  }
+
+  function renderForms(data, now, box) {
+    var state = now.state;
+    var record = document.getElementById("record");
+    if (record) record.hidden = state.over || !!box.stopped;
+    var win = document.getElementById("win-form");
+    if (win && !state.over) {
+      var hand = win.querySelector('input[name="hand"]');
+      if (hand.value !== String(state.hand)) {
+        hand.value = String(state.hand);
+        resetTiles(win);
+        refreshKeys(win);
+        win.dataset.keep = data.match + ":" + state.hand;
+        var preview = document.getElementById("preview");
+        if (preview) {
+          preview.textContent = "";
+          preview.appendChild(el("p", "help", "The payments are worked out when the hands waiting are sent."));
+        }
+      }
+      setText(win.querySelector(".form-heading"), "Record hand " + state.hand);
+      setText(win.querySelector(".save-button"), "Save hand " + state.hand);
+      renderPlayerTiles(win, data, state);
+    }
+    document.querySelectorAll('form[data-outbox="draw"], form[data-outbox="kong"]').forEach(function (form) {
+      var hand = form.querySelector('input[name="hand"]');
+      if (hand.value !== String(state.hand)) {
+        hand.value = String(state.hand);
+        resetTiles(form);
+        refreshKeys(form);
+      }
+      if (form.dataset.outbox === "draw") {
+        setText(form.querySelector("button"), "Record a draw for hand " + state.hand);
+      } else if (!state.over) {
+        renderPlayerTiles(form, data, state);
+      }
+    });
+    var taken = box.entries.filter(function (e) { return e.kind === "take_back"; }).map(function (e) {
+      return field(e.fields, "kong");
+    });
+    document.querySelectorAll('form[data-outbox="take_back"]').forEach(function (form) {
+      var item = form.closest("li");
+      if (item) item.hidden = taken.indexOf(form.querySelector('input[name="kong"]').value) !== -1;
+    });
+    var undo = document.querySelector(".undo-box");
+    if (undo) {
+      undo.hidden = now.last === 0 || !!box.stopped;
+      if (now.last) {
+        var form = undo.querySelector("form");
+        form.querySelector('input[name="hand"]').value = String(now.last);
+        setText(form.querySelector("button"), "Undo hand " + now.last);
+        var what = undo.querySelector(".undo-what");
+        if (what) {
+          what.textContent = "Hand " + now.last + ": " + (now.texts[now.last] || "") +
+            ". It stays in the list, struck through, and the deal and tallies go back.";
+        }
+      }
+    }
+  }
+
+  function render(said) {
+    var box = load();
+    renderNotice(box, said);
+    renderStopped(box);
+    renderWaitingList(box);
+    var data = flowData();
+    if (!data || !box.entries.length || box.stopped) {
+      var record = document.getElementById("record");
+      if (record && box.stopped) record.hidden = true;
+      var undo = document.querySelector(".undo-box");
+      if (undo && box.stopped) undo.hidden = true;
+      return;
+    }
+    var now;
+    try {
+      now = local(data, box.entries);
+    } catch (e) {
+      return; // cannot happen for what was checked when put aside; the server decides
+    }
+    renderBoard(data, now);
+    renderForms(data, now, box);
+  }
+
+  // --- sending --------------------------------------------------------------------------
+
+  function csrfToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (e) {
+      return "";
+    }
+  }
+
+  function parse(html) {
+    return new DOMParser().parseFromString(html, "text/html");
+  }
+
+  // The server's table replaces this device's (an answer is the page's #table-play part).
+  function showServers(doc) {
+    var fresh = doc.getElementById("table-play");
+    var old = document.getElementById("table-play");
+    if (!fresh || !old) return;
+    var node = document.importNode(fresh, true);
+    old.replaceWith(node);
+    if (window.htmx) window.htmx.process(node);
+  }
+
+  function serverVersion(doc, entry, outcome) {
+    if (outcome === "conflict" && entry.hand) {
+      var saved = doc.querySelector(".conflict-saved");
+      if (saved) return "Hand " + entry.hand + ": " + saved.textContent.trim();
+      var line = doc.querySelector('#hands .hand-line[data-number="' + entry.hand + '"]:not(.voided)');
+      if (line) return line.textContent.replace(/\s+/g, " ").trim();
+    }
+    var said = doc.querySelector(".evening-ended p, [data-answer].message-error, .error-summary, .error-text, [data-answer]");
+    return said ? said.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  function stop(box, entry, outcome, doc) {
+    var correct = doc && doc.querySelector('.conflict a[href*="/correct"]');
+    box.stopped = {
+      outcome: outcome,
+      key: entry.key,
+      server: doc ? serverVersion(doc, entry, outcome) : "",
+      correct: correct ? correct.getAttribute("href") : "",
+    };
+    store(box);
+    if (doc && outcome !== "login") showServers(doc);
+    // The server's own card for a single save (its conflict, its "send again once reopened")
+    // would offer a second set of choices about the same hand: the panel's are the ones.
+    document.querySelectorAll("#table-play .conflict, #table-play .evening-ended").forEach(function (card) {
+      card.remove();
+    });
+    render();
+    var panel = document.getElementById("outbox-stopped");
+    if (panel && !panel.hidden) panel.scrollIntoView({ block: "start" });
+  }
+
+  function scheduled() {
+    flush();
+  }
+
+  function flush() {
+    var box = load();
+    if (sending || box.stopped || !box.entries.length || !navigator.onLine) return;
+    sending = true;
+    var entry = box.entries[0];
+    var body = new URLSearchParams();
+    entry.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    var abort = window.AbortController ? new AbortController() : null;
+    var timer = abort && window.setTimeout(function () { abort.abort(); }, SEND_TIMEOUT_MS);
+    window.fetch(entry.url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "HX-Request": "true", "X-CSRFToken": csrfToken() },
+      signal: abort ? abort.signal : undefined,
+    }).then(function (response) {
+      if (timer) window.clearTimeout(timer);
+      var outcome = response.headers.get("X-Table-Outcome");
+      var login = response.status === 403 || (response.redirected && /\/login\//.test(response.url));
+      return response.text().then(function (html) {
+        sending = false;
+        var now = load();
+        if (!now.entries.length || now.entries[0].key !== entry.key) return; // changed meanwhile
+        if (login) return stop(now, entry, "login", null);
+        if (!outcome && response.status >= 500) return; // the server is restarting: later
+        var doc = parse(html);
+        if (SAVED[outcome]) {
+          now.entries.shift();
+          store(now);
+          showServers(doc);
+          render(now.entries.length ? "" : "Everything waiting has been sent.");
+          flush();
+          return;
+        }
+        stop(now, entry, outcome || "refused", doc);
+      });
+    }).catch(function () {
+      if (timer) window.clearTimeout(timer);
+      sending = false; // no answer: it stays first in line and goes again with the same key
+      render();
+    });
+  }
+
+  // --- when the queue stops -------------------------------------------------------------
+
+  var STOPPED = {
+    conflict: function (entry) {
+      return entry.hand ? "Hand " + entry.hand + " was recorded differently on another device" :
+        "Another device changed the table first";
+    },
+    ended: function () { return "The evening was ended before these were sent"; },
+    login: function () { return "This device must log in again before these can be sent"; },
+    refused: function (entry) {
+      return "The club\u2019s computer did not take " + (entry.hand ? "hand " + entry.hand : "this");
+    },
+  };
+
+  function button(text, className, action) {
+    var node = el("button", "button " + className, text);
+    node.type = "button";
+    node.addEventListener("click", action);
+    return node;
+  }
+
+  function renderStopped(box) {
+    var panel = document.getElementById("outbox-stopped");
+    if (!panel) return;
+    panel.textContent = "";
+    panel.hidden = !box.stopped || !box.entries.length;
+    if (panel.hidden) return;
+    var stopped = box.stopped;
+    var first = box.entries[0];
+    var section = el("section", "card outbox-stopped");
+    section.setAttribute("role", "alert");
+    section.setAttribute("aria-labelledby", "outbox-stopped-heading");
+    var heading = el("h2", "", (STOPPED[stopped.outcome] || STOPPED.refused)(first));
+    heading.id = "outbox-stopped-heading";
+    section.appendChild(heading);
+    section.appendChild(el("p", "", "Sending has stopped. Nothing from this device was saved over what the club\u2019s computer has."));
+    section.appendChild(el("h3", "", "Waiting on this device"));
+    var list = el("ol", "plain-list outbox-ours");
+    box.entries.forEach(function (entry) {
+      list.appendChild(el("li", "", (entry.outcome ? "Hand " + entry.hand + ": " : "") + entry.text));
+    });
+    section.appendChild(list);
+    if (stopped.server) {
+      section.appendChild(el("h3", "", "On the club\u2019s computer"));
+      section.appendChild(el("p", "outbox-theirs", stopped.server));
+    }
+    var row = el("div", "button-row");
+    if (stopped.outcome === "login") {
+      var login = el("a", "button", "Log in again, then come back to this table");
+      login.href = notice().dataset.login + "?next=" + encodeURIComponent(window.location.pathname);
+      row.appendChild(login);
+    } else if (stopped.outcome === "conflict" && stopped.correct) {
+      row.appendChild(button("Ours is right: correct hand " + first.hand, "", function () {
+        var now = load();
+        now.entries.shift(); // the correction records ours; the rest wait for the page
+        now.stopped = null;
+        store(now);
+        window.location.href = stopped.correct;
+      }));
+    } else if (stopped.outcome !== "conflict") {
+      row.appendChild(button("Try sending again", "", function () {
+        var now = load();
+        now.stopped = null;
+        store(now);
+        render();
+        flush();
+      }));
+    }
+    row.appendChild(button(
+      stopped.outcome === "conflict" ? "Drop ours: keep the other device\u2019s" : "Drop " + (first.outcome ? "hand " + first.hand : "it") + " (it will be lost)",
+      "secondary",
+      function () {
+        var now = load();
+        now.entries.shift();
+        now.stopped = null;
+        store(now);
+        render(now.entries.length ? "" : "Nothing waits to be sent.");
+        flush();
+      }
+    ));
+    section.appendChild(row);
+    if (stopped.outcome === "conflict" && !stopped.correct && first.hand) {
+      section.appendChild(el("p", "", "If ours is right, ask the coordinator to correct hand " + first.hand + "."));
+    }
+    panel.appendChild(section);
+  }
+
+  // --- the page's own requests ----------------------------------------------------------
+
+  function waiting() {
+    return load().entries.length > 0;
+  }
+
+  function submitterOf(detail) {
+    var trigger = detail.triggeringEvent || (detail.requestConfig && detail.requestConfig.triggeringEvent);
+    return trigger && trigger.submitter ? trigger.submitter : null;
+  }
+
+  function needsConnection(text) {
+    var preview = document.getElementById("preview");
+    if (!preview) return;
+    preview.textContent = "";
+    preview.appendChild(el("p", "help", text));
+  }
+
+  // Before anything is sent: a write goes in the outbox while offline or while others wait
+  // (they go in order); the scoreboard's poll and the payments preview wait for the server.
+  document.addEventListener("htmx:confirm", function (event) {
+    var elt = event.detail.elt;
+    var offline = !navigator.onLine;
+    if (elt.id === "live") {
+      if (offline || waiting()) event.preventDefault(); // this device's board until sent
+      return;
+    }
+    if (elt.classList && elt.classList.contains("win-fields")) {
+      if (offline || waiting()) {
+        event.preventDefault();
+        needsConnection("The payments are worked out when this hand is sent.");
+      }
+      return;
+    }
+    var form = elt.tagName === "FORM" && elt.dataset.outbox ? elt : null;
+    if (!form || !(offline || waiting())) return;
+    var submitter = submitterOf(event.detail);
+    if (submitter && submitter.value === "check") {
+      event.preventDefault();
+      needsConnection("Checking the payments needs the connection to the club\u2019s computer.");
+      return;
+    }
+    if (putAside(form, submitter, false)) {
+      event.preventDefault();
+      if (navigator.onLine) flush(); // waiting behind others: goes as soon as they have
+    }
+  });
+
+  // Sent, and no answer: put aside with its key, to go again.
+  function unanswered(event) {
+    var elt = event.detail.elt;
+    var form = elt && elt.tagName === "FORM" && elt.dataset.outbox ? elt : null;
+    if (!form) return;
+    var submitter = submitterOf(event.detail);
+    if (submitter && submitter.value === "check") return; // connection.js says so
+    putAside(form, submitter, true);
+    resetTiles(form);
+  }
+  document.addEventListener("htmx:sendError", unanswered);
+  document.addEventListener("htmx:timeout", unanswered);
+
+  // Working a hand out from its tiles is a page of its own: it needs the server.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest(".tiles-link a");
+    if (!link || navigator.onLine) return;
+    event.preventDefault();
+    needsConnection("Working out the score from the tiles needs the connection to the club\u2019s computer. Enter the total the table agreed instead.");
+  });
+
+  // Logging out clears this device's storage: not while writes wait, unless a person says so.
+  document.addEventListener("club:before-clear", function (event) {
+    var box = load();
+    if (!box.entries.length) return;
+    event.preventDefault();
+    var panel = document.getElementById("outbox-stopped");
+    if (!panel) return;
+    panel.hidden = false;
+    panel.textContent = "";
+    var section = el("section", "card outbox-stopped outbox-logout");
+    section.setAttribute("role", "alert");
+    var all = box.entries.every(function (e) { return e.outcome; });
+    var count = all ? plural(box.entries.length, "hand is", "hands are") :
+      plural(box.entries.length, "entry is", "entries are");
+    section.appendChild(el("h2", "", count + " waiting to be sent; connect to the club\u2019s Wi-Fi first"));
+    section.appendChild(el("p", "", "Logging out now clears this device, and what waits here is lost."));
+    var row = el("div", "button-row");
+    var form = (event.detail && event.detail.form) || document.querySelector('form[action*="logout"]');
+    row.appendChild(button("Log out anyway (they will be lost)", "danger", function () {
+      var now = load();
+      now.entries = [];
+      now.stopped = null;
+      store(now);
+      if (form && form.requestSubmit) form.requestSubmit();
+      else if (form) form.submit();
+    }));
+    row.appendChild(button("Stay logged in", "secondary", function () { render(); }));
+    section.appendChild(row);
+    panel.appendChild(section);
+    panel.scrollIntoView({ block: "start" });
+  });
+
+  function start() {
+    if (!notice()) return;
+    document.documentElement.setAttribute("data-outbox", "on");
+    var box = load();
+    if (box.stopped && box.stopped.outcome === "login") {
+      box.stopped = null; // the page loaded, so the login is back: send (it stops again if not)
+      store(box);
+    }
+    render();
+    flush();
+    window.addEventListener("online", function () { render(); flush(); });
+    window.addEventListener("offline", function () { render(); });
+    window.setInterval(function () { if (waiting()) scheduled(); }, RETRY_MS);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
