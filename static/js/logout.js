@@ -80,6 +80,28 @@
       });
   }
 
+  // Hands a table page's outbox keeps (static/js/outbox.js, "table-outbox:<match>"), for
+  // a logout from any other page, where the outbox is not there to hold it back.
+  function waiting() {
+    var count = 0;
+    try {
+      for (var i = 0; i < window.localStorage.length; i += 1) {
+        var name = window.localStorage.key(i);
+        if (name.indexOf("table-outbox:") !== 0) continue;
+        var box = JSON.parse(window.localStorage.getItem(name) || "null");
+        count += box && Array.isArray(box.entries) ? box.entries.length : 0;
+      }
+    } catch (error) { /* storage switched off, or not ours: nothing to keep */ }
+    return count;
+  }
+
+  function waitingWords(count) {
+    return (count === 1 ? "1 hand is" : count + " hands are") + " waiting on this tablet to " +
+      "be sent. Open the table\u2019s page with the Wi-Fi on to send " +
+      (count === 1 ? "it" : "them") + ". To log out anyway (" + (count === 1 ? "it" : "they") +
+      " will be lost), press \u201cLog out\u201d again.";
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.matches || !form.matches("form[data-clear-device]")) return;
@@ -88,6 +110,13 @@
       cancelable: true,
       detail: { form: form, proceed: function () { logOut(form); } },
     });
-    if (document.dispatchEvent(asked)) logOut(form);
+    if (!document.dispatchEvent(asked)) return; // the table page's outbox asks itself
+    var count = waiting();
+    if (count && !form.dataset.warned) {
+      form.dataset.warned = "true"; // said once: the next press logs out
+      say(waitingWords(count));
+      return;
+    }
+    logOut(form);
   });
 })();

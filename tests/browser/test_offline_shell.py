@@ -264,6 +264,32 @@ def test_logging_out_without_a_connection_clears_nothing_and_says_so(
     context.close()
 
 
+def test_a_logout_away_from_the_table_page_warns_of_hands_still_waiting(
+    live_server, browser, browser_watch
+):
+    """Hands left waiting in a table page's outbox (sending stopped, say, and the tablet
+    went on to another page, where the outbox is not loaded): the first Log out only says
+    so; the second logs out and clears them."""
+    context, page, table = table_tablet(live_server, browser)
+    page.goto(live_server.url + "/")
+    page.evaluate(
+        """() => localStorage.setItem("table-outbox:7",
+             JSON.stringify({entries: [{key: "a"}, {key: "b"}, {key: "c"}], stopped: null}))"""
+    )
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("alert")).to_have_text(
+        "3 hands are waiting on this tablet to be sent. Open the table’s page with the Wi-Fi "
+        "on to send them. To log out anyway (they will be lost), press “Log out” again."
+    )
+    expect(page.locator(".site-footer")).to_contain_text("Logged in as boss")
+    assert "table-outbox:7" in page.evaluate(STORES)["local"]
+
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("navigation").get_by_role("link", name="Log in")).to_be_visible()
+    assert page.evaluate(STORES) == EMPTY
+    context.close()
+
+
 def png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     return struct.unpack(">II", data[16:24])
