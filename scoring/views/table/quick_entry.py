@@ -21,6 +21,8 @@ from scoring.views.table.page import (
     agrees,
     evening_ended_message,
     kept_entries,
+    recorded_here,
+    recorder,
     same_hand_again,
     stale_message,
     table_changed,
@@ -90,14 +92,14 @@ def record_win(request, match):
             request, match, win_data=request.POST, preview=_preview(match, number, win)
         )
     try:
-        written = recording.save_win(match, number, win, by=request.user)
+        written = recording.save_win(match, number, win, **recorder(request))
     except recording.RecordingError as error:
         # Already recorded (a double tap, or another device first; perhaps ending the match)?
         saved = match.live_hands().filter(number=number).first()
         if saved is None:
             return _refused_win(request, match, number, error)
         if agrees(saved, win.outcome(), win.total, win.liable):
-            if saved.recorded_by_id == request.user.pk:  # a double tap
+            if recorded_here(saved, request):  # a double tap
                 return after_write(request, match, f"Hand {number} is saved.")
             return after_write(
                 request, match, f"Hand {number} was saved on another device, the same as yours."
@@ -204,9 +206,9 @@ def _simple_write(request, match, form, write, done: str):
 def record_draw(request, match):
     def write(number):
         try:
-            return recording.save_draw(match, number, by=request.user)
+            return recording.save_draw(match, number, **recorder(request))
         except recording.AlreadyRecorded:
-            if not same_hand_again(match, number, request.user, {"draw": True}):
+            if not same_hand_again(match, number, request, {"draw": True}):
                 raise
         return None
 
@@ -235,7 +237,7 @@ def record_kong(request, match):
     names = hand_entry.every_chair(match).names
     try:
         saved = recording.save_kong(
-            match, data["hand"], data["chair"], data["kind"], by=request.user, key=data["key"]
+            match, data["hand"], data["chair"], data["kind"], key=data["key"], **recorder(request)
         )
     except recording.KongAlreadySaved as repeat:
         # The same form again (a double tap, "press again"): the chips are saved, once.
@@ -286,7 +288,9 @@ def take_back_kong(request, match):
     if not form.is_valid():
         return table_page(request, match, status_notice="Nothing was changed: please try again.")
     try:
-        saved = recording.save_kong_taken_back(match, form.cleaned_data["kong"], by=request.user)
+        saved = recording.save_kong_taken_back(
+            match, form.cleaned_data["kong"], by=recorder(request)["by"]
+        )
     except recording.AlreadyRecorded as error:
         return table_page(request, match, status_notice=str(error), answer_at="kong")
     except recording.RecordingError as error:
@@ -300,7 +304,7 @@ def take_back_kong(request, match):
 @require_POST
 def undo(request, match):
     def write(number):
-        return recording.save_undo(match, number, by=request.user)
+        return recording.save_undo(match, number, by=recorder(request)["by"])
 
     return _simple_write(
         request,
