@@ -31,6 +31,11 @@ WAIT_MESSAGE = (
 )
 
 
+def _base(request) -> str:
+    """The page's frame: the site's at /t/, the club's at a club's own address."""
+    return SITE_BASE if request.club is None else "base.html"
+
+
 def _address(request) -> str:
     return get_client_ip_address(request) or ""
 
@@ -44,6 +49,15 @@ def _wait(request, template, context):
     response = render(request, template, context, status=429)
     response["Retry-After"] = str(settings.LOGIN_THROTTLE_WINDOW)
     return response
+
+
+def _find(request, code: str) -> TableKey | None:
+    """The usable key `code` names; at a club's own address (`/c/<slug>/t/...`) only that
+    club's keys (another club's is refused as any wrong code is)."""
+    key = TableKey.find_by_code_in_any_club(code)
+    if key is not None and request.club is not None and key.club_id != request.club.pk:
+        return None
+    return key
 
 
 def _open(request, key: TableKey):
@@ -88,11 +102,11 @@ class CodeForm(forms.Form):
 def enter(request):
     """`/t/`: type the code on the table's card (a phone without a camera, a blurred card)."""
     form = CodeForm(request.POST or None)
-    context = {"form": form, "base": SITE_BASE}
+    context = {"form": form, "base": _base(request)}
     if request.method == "POST" and _throttled(request):
         return _wait(request, ENTER_TEMPLATE, context)
     if form.is_valid():
-        key = TableKey.find_by_code_in_any_club(form.cleaned_data["code"])
+        key = _find(request, form.cleaned_data["code"])
         if key is not None:
             return _open(request, key)
         add_failure(THROTTLE, _address(request))
@@ -104,11 +118,11 @@ def enter(request):
 def open_key(request, code: str):
     """`/t/<code>/`, the address in the card's QR code: scanned, the table's page opens."""
     if _throttled(request):
-        return _wait(request, "games/table_keys/refused.html", {"base": SITE_BASE})
-    key = TableKey.find_by_code_in_any_club(code)
+        return _wait(request, "games/table_keys/refused.html", {"base": _base(request)})
+    key = _find(request, code)
     if key is None:
         add_failure(THROTTLE, _address(request))
-        return key_refused(request, SITE_BASE)
+        return key_refused(request, _base(request))
     return _open(request, key)
 
 
