@@ -19,8 +19,8 @@ from games.access import DEVICE_KEYS, KEY_REFUSAL
 from games.models import KEY_ALPHABET, KEY_LENGTH, Match, TableKey, normalise_code
 from games.start import start_play
 from scoring.corrections import correct_hand
-from scoring.recording import Win
 from scoring.models import Hand
+from scoring.recording import Win
 from tests.factories import ClubFactory, CoordinatorFactory, UserFactory
 from tests.games.helpers import seated_members, seated_session
 from tests.threads import at_once, failures
@@ -202,9 +202,7 @@ def test_every_code_that_does_not_work_gets_one_and_the_same_refusal(evening):
     # The same page (at a club's own address, in the club's frame: the same words).
     site = {r.content for why, r in answers.items() if not why.startswith("another club")}
     assert len(site) == 1, "a refusal gives a hint"
-    words = {
-        re.search(rb"<h1>.*</main>", r.content, re.S)[0] for r in answers.values()
-    }
+    words = {re.search(rb"<h1>.*</main>", r.content, re.S)[0] for r in answers.values()}
     assert len(words) == 1, "a refusal gives a hint"
     assert KEY_REFUSAL in unescape(answers["made up"].content.decode())
     assert all(DEVICE_KEYS not in r.wsgi_request.session for r in answers.values())
@@ -289,9 +287,7 @@ def test_the_qr_code_holds_the_cards_address():
 
 
 @pytest.mark.parametrize("how", ["htmx", "plain"])
-def test_reissue_gives_a_new_card_and_the_old_one_stops_working(
-    coordinator_client, evening, how
-):
+def test_reissue_gives_a_new_card_and_the_old_one_stops_working(coordinator_client, evening, how):
     old = keys_of(evening)[1]
     device = Client()
     device.get(f"/t/{old.code}/")
