@@ -17,7 +17,7 @@ from club.lookups import session_or_404
 from club.middleware import club_address
 from club.models import SessionClosed
 from club.roles import coordinator_required
-from games.access import KEY_REFUSAL, hold_key, key_refused
+from games.access import hold_key, key_refused
 from games.models import KEY_ALPHABET, KEY_LENGTH, TableKey, normalise_code
 from games.table_keys import key_card, key_cards
 
@@ -25,6 +25,11 @@ ENTER_TEMPLATE = "games/table_keys/enter.html"
 KEYS_TEMPLATE = "games/table_keys/keys.html"
 SITE_BASE = "site/base.html"
 THROTTLE = "table-key-address"
+# A typed code that opens nothing: the same words whatever the reason (see KEY_REFUSAL).
+TYPED_REFUSAL = (
+    "That code does not open a table. Check it against the table's card; if it is right, the "
+    "card does not work any more: ask the coordinator for the table's new card or code."
+)
 WAIT_MESSAGE = (
     "Too many wrong codes have been typed from this internet connection. Please wait "
     "{minutes} minutes and try again, or ask the coordinator."
@@ -110,7 +115,7 @@ def enter(request):
         if key is not None:
             return _open(request, key)
         add_failure(THROTTLE, _address(request))
-        form.add_error("code", f"That code does not open a table. {KEY_REFUSAL}")
+        form.add_error("code", TYPED_REFUSAL)
     return render(request, ENTER_TEMPLATE, context)
 
 

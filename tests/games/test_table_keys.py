@@ -199,9 +199,8 @@ def refusals(evening) -> dict:
 def test_every_code_that_does_not_work_gets_one_and_the_same_refusal(evening):
     answers = refusals(evening)
     assert {r.status_code for r in answers.values()} == {403}
-    # The same page (at a club's own address, in the club's frame: the same words).
-    site = {r.content for why, r in answers.items() if not why.startswith("another club")}
-    assert len(site) == 1, "a refusal gives a hint"
+    # The same words (the frame around them holds each device's own CSRF token, and at a
+    # club's own address it is the club's).
     words = {re.search(rb"<h1>.*</main>", r.content, re.S)[0] for r in answers.values()}
     assert len(words) == 1, "a refusal gives a hint"
     assert KEY_REFUSAL in unescape(answers["made up"].content.decode())
