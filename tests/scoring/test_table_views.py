@@ -650,6 +650,11 @@ def test_a_key_opens_nothing_but_its_table(client, evening, coordinator):
         reverse("club:seating_print", args=[evening.pk]),
         reverse("games:table_keys", args=[evening.pk]),
     ]
+    # The table page does not offer what the key does not open.
+    assert (
+        reverse("scoring:scoresheet", args=[match.pk])
+        not in client.get(url("table", evening, 1)).content.decode()
+    )
     for page in pages:
         response = client.get(page)
         assert response.status_code == 302, page
