@@ -139,6 +139,9 @@ def _calls(world) -> dict:
         "live": (),
         "of_session": (a.session,),
         "in_play": (),
+        "usable": (),
+        "opening": (a.session.pk, 1, [a.table_key.pk]),
+        "for_tables": (a.session, [1]),
     }
 
 
@@ -321,11 +324,12 @@ def rows_in_another_club() -> list[str]:
     return found
 
 
-def test_club_rows_are_the_five_named():
+def test_club_rows_are_the_six_named():
     labels = sorted(m._meta.label for m in club_rows())
     assert labels == [
         "club.Attendance",
         "games.Match",
+        "games.TableKey",
         "scoring.Hand",
         "scoring.KongChips",
         "scoring.MatchResult",

@@ -164,6 +164,8 @@ def test_with_several_clubs_the_card_opens_its_clubs_address(evening, club):
     assert response["Location"] == table_url(evening, prefix=f"/c/{club.slug}")
     assert client.get(response["Location"]).status_code == 200
     assert client.get(table_url(evening)).status_code == 404  # no club at the root
+    typed = Client().post("/t/", {"code": key.shown_code})
+    assert typed["Location"] == response["Location"]
 
 
 def test_a_device_holds_one_key_at_a_time(evening):
