@@ -443,3 +443,12 @@ def test_a_double_tap_from_a_key_device_is_recognised(evening, coordinator_clien
     # The same hand from another device (the coordinator's phone) is not this device's tap.
     other = coordinator_client.post(base + "win/", win, **HTMX).content.decode()
     assert "Hand 1 was saved on another device, the same as yours." in other
+    # Nor from a tablet with the table's new card (a re-issue): no login either, but
+    # another key.
+    new, _ = TableKey.reissue(evening, 1, None, key.pk)
+    tablet = Client()
+    tablet.get(f"/t/{new.code}/")
+    other = tablet.post(base + "win/", win, **HTMX).content.decode()
+    assert "Hand 1 was saved on another device, the same as yours." in other
+    other = tablet.post(base + "draw/", {"hand": "2"}, **HTMX).content.decode()
+    assert "Hand 2 is already recorded. The page now shows hand 3." in other
