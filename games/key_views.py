@@ -98,7 +98,7 @@ class CodeForm(forms.Form):
         wrong = sorted({c for c in code if c not in KEY_ALPHABET})
         if wrong:
             raise forms.ValidationError(
-                f"The code has only letters and digits; {' '.join(wrong)} is not among them."
+                f"A table's code has only letters and digits: take out {' '.join(wrong)}."
             )
         return code
 
