@@ -42,7 +42,7 @@ def checked(page, where: str) -> None:
 
 
 def test_a_tablet_with_no_login_records_a_whole_match_with_the_tables_key(
-    live_server, browser, transactional_db
+    live_server, browser, transactional_db, browser_watch
 ):
     SHOTS.mkdir(parents=True, exist_ok=True)
     session = one_named_table("fan", NAMES)
@@ -120,5 +120,20 @@ def test_a_tablet_with_no_login_records_a_whole_match_with_the_tables_key(
     expect(phone.locator(".board-hand")).to_have_text("Match over")
     # Taps from sitting down: the scan opens the page (0 taps); the first hand is then
     # record_quick_win's four: who won, how, the total's box (and its digits), Save.
+    # A lost card: the coordinator re-issues it (htmx swaps the table's card in place); the
+    # old card stops at once, on the tablet that held it.
+    refused = r"/play/\d+/tables/1/\)?$"
+    browser_watch.allow(r"answer 403: GET \S+" + refused, "the old card is refused")
+    browser_watch.allow(r"status of 403 \(Forbidden\) \(\S+" + refused, "its console line")
+    coordinator.goto(f"{live_server.url}/play/{session.pk}/keys/")
+    coordinator.get_by_role("button", name="Re-issue table 1's card (lost card)").click()
+    expect(coordinator.locator("#key-card-1 .message")).to_contain_text("Table 1 has a new card")
+    new = TableKey.objects.live().get(session=session, table_number=1)
+    assert new.pk != key.pk
+    expect(coordinator.locator("#key-card-1 .key-code")).to_have_text(new.shown_code)
+    expect(coordinator.locator("#keys-status")).to_contain_text("Table 1 has a new card")
+    coordinator.screenshot(path=SHOTS / "keys-page-reissued.png", full_page=True)
+    tablet.reload()
+    expect(tablet.get_by_role("heading", name="This table card does not work")).to_be_visible()
     for page in (tablet, phone, coordinator):
         page.close()
