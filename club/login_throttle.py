@@ -68,7 +68,9 @@ def failures(kind: str, value: str) -> int:
     return cache.get(_key(kind, value), 0)
 
 
-def _count(kind: str, value: str) -> None:
+def add_failure(kind: str, value: str) -> None:
+    """One more wrong try of `kind` (a login's address or username, a table key's address)
+    in the window that began with the first."""
     key = _key(kind, value)
     cache.add(key, 0, settings.LOGIN_THROTTLE_WINDOW)  # the window starts at the first
     try:
@@ -81,8 +83,8 @@ def _count(kind: str, value: str) -> None:
 def count_failure(sender, credentials, request=None, **kwargs):
     if request is None or getattr(request, "axes_locked_out", False):
         return
-    _count("address", get_client_ip_address(request) or "")
-    _count("username", _username(credentials.get("username")))
+    add_failure("address", get_client_ip_address(request) or "")
+    add_failure("username", _username(credentials.get("username")))
 
 
 def username_throttled(username: str) -> bool:

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db.utils import InterfaceError, OperationalError
 from django.http import HttpResponsePermanentRedirect
 from django.shortcuts import render
-from django.urls import get_script_prefix, set_script_prefix
+from django.urls import get_script_prefix, reverse, set_script_prefix
 from django.utils import timezone
 
 from club.models import Club
@@ -48,6 +48,9 @@ ADMIN = "/admin/"
 # The worker and its offline page are the same for every club; the manifest is not (it
 # carries the club's name), so it is only a site page.
 CLUBLESS = ("/health/", "/favicon.ico", "/sw.js", "/offline/")
+# Addresses under this prefix never need a club either: a table key's card (`/t/` to type
+# its code, `/t/<code>/` in its QR code) names no club; the key says which (games.key_views).
+CLUBLESS_PREFIXES = ("/t/",)
 
 
 class ClubAddressMiddleware:
@@ -66,13 +69,13 @@ class ClubAddressMiddleware:
             return answer
 
     def _route(self, request):
-        if request.path_info in CLUBLESS:
+        if request.path_info in CLUBLESS or request.path_info.startswith(CLUBLESS_PREFIXES):
             request.club = None
             return self.get_response(request)
         address = CLUB_ADDRESS.match(request.path_info)
         if address:
             return self._club_page(request, address["slug"], address["rest"])
-        request.club = self._root_club()
+        request.club = root_club()
         if request.path_info.startswith(ADMIN):
             with scopes_disabled():
                 return self.get_response(request)
@@ -106,16 +109,29 @@ class ClubAddressMiddleware:
                 response.streaming_content = _in_scope(response.streaming_content, club)
             return response
 
-    @staticmethod
-    def _root_club() -> Club | None:
-        """The club served without a prefix: the operator's HOME_CLUB, or the only club (made
-        on first use, as a new installation has none)."""
-        if settings.HOME_CLUB:
-            return Club.objects.filter(slug=settings.HOME_CLUB).first()
-        clubs = list(Club.objects.order_by("pk")[:2])
-        if not clubs:
-            return Club.objects.current()
-        return clubs[0] if len(clubs) == 1 else None
+
+def club_address(request, club: Club, viewname: str, args=()) -> str:
+    """The path of a club's page (`reverse(viewname, args)`) from a page outside any club:
+    under `/c/<slug>/`, or at the root when that club is the one served there."""
+    root = request.META.get("SCRIPT_NAME", "") + "/"
+    served_at_root = (root_club() or Club()).pk == club.pk
+    prefix = get_script_prefix()
+    set_script_prefix(root if served_at_root else f"{root}c/{club.slug}/")
+    try:
+        return reverse(viewname, args=args)
+    finally:
+        set_script_prefix(prefix)
+
+
+def root_club() -> Club | None:
+    """The club served without a prefix: the operator's HOME_CLUB, or the only club (made
+    on first use, as a new installation has none)."""
+    if settings.HOME_CLUB:
+        return Club.objects.filter(slug=settings.HOME_CLUB).first()
+    clubs = list(Club.objects.order_by("pk")[:2])
+    if not clubs:
+        return Club.objects.current()
+    return clubs[0] if len(clubs) == 1 else None
 
 
 def _in_scope(chunks, club):

@@ -6,6 +6,7 @@ from club.login_names import AdminLoginForm
 from club.views import accounts as account_views
 from front import views as front_views
 from front.health import health
+from games import key_views
 from scoring.views import practice as practice_views
 
 admin.site.site_header = "Mahjong club administration"
@@ -23,6 +24,10 @@ urlpatterns = [
     # For load balancers: 200 "ok" when the database answers (front/health.py).
     path("health/", health, name="health"),
     path("signup/", front_views.signup, name="signup"),
+    # A table's card: type its code, or scan its QR code (no club in the address).
+    path("t/", key_views.enter, name="table_key_enter"),
+    path("t/leave/", key_views.leave, name="table_key_leave"),
+    path("t/<str:code>/", key_views.open_key, name="table_key_open"),
     path("menu/", front_views.menu, name="menu"),
     path("settings/", front_views.club_settings, name="club_settings"),
     path("settings/backup/", front_views.club_backup, name="club_backup"),

@@ -7,10 +7,14 @@ hand re-derives everything after it. Hands and their payments live in `scoring`.
 
 from __future__ import annotations
 
-from django.db import models
-from django.db.models import Q
+import secrets
 
-from club.scoping import ClubRow, ClubRowQuerySet, club_scoped
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from club.scoping import ClubRow, ClubRowQuerySet, club_scoped, scopes_disabled
 from games import flow
 
 # The most chairs a table can have (a table of five: four play, the Dreamer sits out).
@@ -189,3 +193,151 @@ class Chair(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} in chair {self.number}"
+
+
+# --- table keys ------------------------------------------------------------------------------
+
+# Crockford's base32: no I, L, O or U, so a code read off a card is not mistyped.
+KEY_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+KEY_LENGTH = 10  # 50 bits: far beyond guessing at the throttle's pace (see games.key_views)
+# What a reader may type for a letter the alphabet leaves out.
+KEY_READS_AS = str.maketrans({"O": "0", "I": "1", "L": "1"})
+
+
+def normalise_code(typed: str) -> str:
+    """A code as stored: capitals, without the spaces and dashes a person types or the card
+    shows, and with O, I and L read as the digits they look like."""
+    return "".join(typed.split()).replace("-", "").upper().translate(KEY_READS_AS)
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(KEY_ALPHABET) for _ in range(KEY_LENGTH))
+
+
+class TableKeyQuerySet(models.QuerySet):
+    def live(self) -> TableKeyQuerySet:
+        """Not stopped: the current key of its table (at most one per table)."""
+        return self.filter(revoked_at__isnull=True)
+
+    def usable(self) -> TableKeyQuerySet:
+        """Keys that open their table now: not stopped, and their evening not ended."""
+        return self.live().exclude(session__status="closed")
+
+    def opening(self, session_id: int, table_number: int, ids) -> TableKey | None:
+        """Of the keys `ids` (a device's), the usable one for this table, or None."""
+        keys = self.usable().filter(session_id=session_id, table_number=table_number)
+        return keys.filter(pk__in=list(ids)).first()
+
+    def for_tables(self, session, numbers, by=None) -> dict[int, TableKey]:
+        """Each table's key (the live one, else the last one stopped), issuing one to each
+        table that never had one, in one transaction: the coordinator's pages show a card
+        for every table without a press, reloading them issues nothing new, and a key the
+        coordinator stopped stays stopped. A closed evening gets none."""
+        numbers = sorted(set(numbers))
+        if session.is_closed:
+            return {}
+        with transaction.atomic():
+            _lock(session)
+            keys: dict[int, TableKey] = {}
+            for key in self.filter(session=session).order_by("issued_at", "pk"):
+                if (
+                    key.is_live
+                    or keys.get(key.table_number) is None
+                    or not keys[key.table_number].is_live
+                ):
+                    keys[key.table_number] = key
+            for number in numbers:
+                if number not in keys:
+                    keys[number] = TableKey(
+                        session=session, table_number=number, code=new_code(), issued_by=by
+                    )
+                    keys[number].save()
+        return {n: keys[n] for n in numbers}
+
+
+def _lock(session) -> None:
+    """Hold the evening's row until the transaction ends: two coordinators issuing keys at
+    once take turns (SQLite holds its one write lock anyway)."""
+    type(session).objects.select_for_update().filter(pk=session.pk).values_list("pk").first()
+
+
+class TableKey(ClubRow):
+    """A table's key: the secret code on its printed card (a QR code holds the address with
+    it). A phone or tablet that opened it records at that table of that evening without a
+    login, until the evening ends or the coordinator stops the key (a lost card gets a new
+    one). It belongs to the table, not to a match: a late arrival who moves the table to a
+    new match keeps the tablet working."""
+
+    club_parent = "session"
+
+    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="+")
+    session = models.ForeignKey("club.Session", on_delete=models.CASCADE, related_name="+")
+    table_number = models.PositiveSmallIntegerField()
+    code = models.CharField(max_length=KEY_LENGTH, unique=True)
+    issued_at = models.DateTimeField(auto_now_add=True)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = club_scoped(TableKeyQuerySet)
+
+    class Meta:
+        ordering = ["session", "table_number", "issued_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "table_number"],
+                condition=Q(revoked_at__isnull=True),
+                name="one_live_key_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Key of table {self.table_number}, {self.session}"
+
+    @property
+    def shown_code(self) -> str:
+        """The code as the card shows it, in groups: "7KQM-4PX2-DH"."""
+        return "-".join(self.code[i : i + 4] for i in range(0, len(self.code), 4))
+
+    @property
+    def is_live(self) -> bool:
+        return self.revoked_at is None
+
+    @classmethod
+    def find_by_code_in_any_club(cls, typed: str) -> TableKey | None:
+        """The usable key a typed or scanned code names, whichever club it belongs to (the
+        address /t/<code>/ names no club), or None: wrong, stopped, ended and unknown codes
+        all give None, so the answer tells a guesser nothing."""
+        code = normalise_code(typed)
+        if len(code) != KEY_LENGTH or any(c not in KEY_ALPHABET for c in code):
+            return None
+        with scopes_disabled():
+            return cls.objects.usable().select_related("club", "session").filter(code=code).first()
+
+    @classmethod
+    def reissue(
+        cls, session, table_number: int, by, replacing: int | None
+    ) -> tuple[TableKey, bool]:
+        """A new key for a table (a lost card), stopping its live one, in one transaction.
+        `replacing` is the key the coordinator saw: if another screen already replaced it
+        (or a second tap arrives), the key now live is the answer and nothing changes.
+        Returns the live key and whether it was issued now."""
+        session.ensure_open("its table keys")
+        with transaction.atomic():
+            _lock(session)
+            current = cls.objects.live().filter(session=session, table_number=table_number)
+            current = current.first()
+            if current is not None and replacing is not None and current.pk != replacing:
+                return current, False
+            if current is not None:
+                current.revoke()
+            key = cls(session=session, table_number=table_number, code=new_code(), issued_by=by)
+            key.save()
+            return key, True
+
+    def revoke(self) -> None:
+        """Stop the key: every device holding it is refused from its next request."""
+        if self.revoked_at is None:
+            self.revoked_at = timezone.now()
+            self.save(update_fields=["revoked_at"])

@@ -66,6 +66,11 @@ class PaymentRecord(ClubRow):
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The table key of the tablet it was recorded on (games.TableKey), when a key let the
+    # device record: the audit trail says "recorded on the table 3 tablet".
+    recorded_with = models.ForeignKey(
+        "games.TableKey", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     recorded_at = models.DateTimeField(auto_now_add=True)
     voided_at = models.DateTimeField(null=True, blank=True)
     voided_by = models.ForeignKey(
@@ -97,6 +102,14 @@ class PaymentRecord(ClubRow):
     @property
     def is_voided(self) -> bool:
         return self.voided_at is not None
+
+    @property
+    def tablet_words(self) -> str:
+        """For the audit trail, a record made with a table key: "recorded on the table 3
+        tablet" (else "": the pages never showed which member's login recorded a hand)."""
+        if self.recorded_with_id is None:
+            return ""
+        return f"recorded on the table {self.recorded_with.table_number} tablet"
 
     def void(self, by, reason: str, at=None) -> None:
         """Strike the record out: it stays, marked with who, when and why, and no longer

@@ -245,7 +245,9 @@ def preview_win(match: Match, hand_number: int, win: Win) -> list[int]:
     return _win_payments(match, state, win)
 
 
-def _won_hand(match: Match, number: int, win, state, total: int, payments, by, **entry) -> Hand:
+def _won_hand(
+    match: Match, number: int, win, state, total: int, payments, by, table_key=None, **entry
+) -> Hand:
     """A won hand as recorded: the outcome, the total, the goulash flag the flow gave it,
     each chair's payment, and (for a full hand) how it was entered."""
     hand = Hand(
@@ -258,18 +260,21 @@ def _won_hand(match: Match, number: int, win, state, total: int, payments, by, *
         total=total,
         goulash=state.goulash,
         recorded_by=by,
+        recorded_with=table_key,
         **entry,
     )
     hand.payments = payments
     return hand
 
 
-def record_win(match: Match, hand_number: int, win: Win, by=None) -> Hand:
-    return save_win(match, hand_number, win, by).record
+def record_win(match: Match, hand_number: int, win: Win, by=None, table_key=None) -> Hand:
+    return save_win(match, hand_number, win, by, table_key).record
 
 
 @transaction.atomic
-def save_win(match: Match, hand_number: int, win: Win, by=None, *, sent_key=None) -> Saved:
+def save_win(
+    match: Match, hand_number: int, win: Win, by=None, table_key=None, *, sent_key=None
+) -> Saved:
     """Record a quick-entry win: one transaction holding the match's row, one read of its
     records and one replay of its flow (two under hk), and what the page needs after.
     `sent_key`: the page's one-time key for this write (AlreadySent when it was made)."""
@@ -278,7 +283,9 @@ def save_win(match: Match, hand_number: int, win: Win, by=None, *, sent_key=None
     states, state = _who_checked(match, hand_number, win, _live(hands))
     payments = _win_payments(match, state, win)
     limit = table_rules.reaches_limit(match, win.total)
-    hand = _won_hand(match, hand_number, win, state, win.total, payments, by, limit=limit)
+    hand = _won_hand(
+        match, hand_number, win, state, win.total, payments, by, table_key, limit=limit
+    )
     saved = _save(match, hand, hands, kongs, states)
     _remember_sent(match, sent_key, SentWrite.Kind.WIN, hand_number)
     return saved
@@ -295,7 +302,7 @@ def _score_full(match: Match, state, win: Win):
 
 
 @transaction.atomic
-def record_full(match: Match, hand_number: int, win: Win, by=None) -> Hand:
+def record_full(match: Match, hand_number: int, win: Win, by=None, table_key=None) -> Hand:
     """Record a hand worked out from its tiles: the engine's total, itemised score and
     payments, and the hand itself. A complete hand below the rule set's minimum is refused
     (it may not go out)."""
@@ -314,6 +321,7 @@ def record_full(match: Match, hand_number: int, win: Win, by=None) -> Hand:
         result.total,
         payments,
         by,
+        table_key,
         entry=Hand.Entry.FULL,
         tiles=hand_json,
         breakdown=result.to_dict()["breakdown"],
@@ -322,16 +330,22 @@ def record_full(match: Match, hand_number: int, win: Win, by=None) -> Hand:
     return _save(match, hand, hands, kongs, states).record
 
 
-def record_draw(match: Match, hand_number: int, by=None) -> Hand:
-    return save_draw(match, hand_number, by).record
+def record_draw(match: Match, hand_number: int, by=None, table_key=None) -> Hand:
+    return save_draw(match, hand_number, by, table_key).record
 
 
 @transaction.atomic
-def save_draw(match: Match, hand_number: int, by=None, *, sent_key=None) -> Saved:
+def save_draw(match: Match, hand_number: int, by=None, table_key=None, *, sent_key=None) -> Saved:
     match = _locked(match, sent_key)
     hands, kongs = _records(match)
     states, state = _next_state(match, hand_number, {"draw": True}, _live(hands))
-    hand = Hand(match=match, number=hand_number, goulash=state.goulash, recorded_by=by)
+    hand = Hand(
+        match=match,
+        number=hand_number,
+        goulash=state.goulash,
+        recorded_by=by,
+        recorded_with=table_key,
+    )
     saved = _save(match, hand, hands, kongs, states)
     _remember_sent(match, sent_key, SentWrite.Kind.DRAW, hand_number)
     return saved
@@ -352,7 +366,15 @@ def _kongs_saved(match: Match, kong: KongChips, hands, kongs, states) -> Saved:
 
 @transaction.atomic
 def save_kong(
-    match: Match, hand_number: int, chair: int, kind: str, by=None, *, key=None, sent_key=None
+    match: Match,
+    hand_number: int,
+    chair: int,
+    kind: str,
+    by=None,
+    *,
+    key=None,
+    table_key=None,
+    sent_key=None,
 ) -> Saved:
     """Save kong chips. `key` is the kong form's one-time key: the same form posted again
     (a double tap, a retry, twenty at once) raises KongAlreadySaved with the chips saved
@@ -366,7 +388,13 @@ def save_kong(
     if kind not in KongChips.Kind.values:
         raise RecordingError("Choose which kind of kong it was.")
     kong = KongChips(
-        match=match, hand_number=hand_number, chair=chair, kind=kind, recorded_by=by, key=key
+        match=match,
+        hand_number=hand_number,
+        chair=chair,
+        kind=kind,
+        recorded_by=by,
+        recorded_with=table_key,
+        key=key,
     )
     try:
         kong.payments = table_rules.kong_payments(match, state, chair, kind)

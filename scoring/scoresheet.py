@@ -114,7 +114,7 @@ def scoresheet(match: Match) -> Scoresheet:
     count = len(names)
     ruleset = table_rules.match_ruleset(match)
     unit = table_rules.unit(ruleset)
-    hands = list(match.live_hands())
+    hands = list(match.live_hands().select_related("recorded_with"))
     states = match.replay(hands)
     kongs = list(match.kong_chips.filter(voided_at__isnull=True).order_by("hand_number", "pk"))
     corrections = list(match.corrections.select_related("made_by").order_by("made_at", "pk"))
@@ -198,7 +198,7 @@ def session_changes(session) -> list[ChangeLine]:
     """Every correction of the session's hands, oldest first, in words."""
     corrections = (
         Correction.objects.of_session(session)
-        .select_related("made_by", "match")
+        .select_related("made_by", "match", "original__recorded_with")
         .order_by("made_at", "pk")
     )
     names_of: dict[int, tuple[list[str], str]] = {}

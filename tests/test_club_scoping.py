@@ -139,6 +139,9 @@ def _calls(world) -> dict:
         "live": (),
         "of_session": (a.session,),
         "in_play": (),
+        "usable": (),
+        "opening": (a.session.pk, 1, [a.table_key.pk]),
+        "for_tables": (a.session, [1]),
     }
 
 
@@ -326,6 +329,7 @@ def test_club_rows_are_the_six_named():
     assert labels == [
         "club.Attendance",
         "games.Match",
+        "games.TableKey",
         "scoring.Hand",
         "scoring.KongChips",
         "scoring.MatchResult",

@@ -31,7 +31,7 @@ from club.models import Club, KeepApart, Member, Seat, Session
 from club.seating.changes import make_seating
 from club.unavailable import server_error
 from front.demo_play import play_random_hand
-from games.models import Match
+from games.models import Match, TableKey
 from games.start import start_play
 from scoring.models import KongChips
 from scoring.recording import record_kong
@@ -109,7 +109,9 @@ def evening_in_play(club):
     last_week = (
         Session.objects.filter(status=Session.Status.CLOSED).exclude(pk=tonight.pk).latest("date")
     )
+    keys = TableKey.objects.for_tables(tonight, [1])  # as the Table keys page issues them
     return {
+        "table_key": keys[1],
         "club": club,
         "session": tonight,
         "match": match,

@@ -21,7 +21,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from club.models import Club, KeepApart, Member, Session
-from games.models import Match
+from games.models import Match, TableKey
 from games.start import start_play
 from scoring.recording import record_draw
 from tests.factories import CoordinatorFactory, MemberFactory, UserFactory
@@ -75,6 +75,8 @@ WRITES = {
     "club:seating_leaver": COORDINATOR,
     "games:start": COORDINATOR,
     "games:end": COORDINATOR,
+    "games:table_key_reissue": COORDINATOR,
+    "games:table_key_stop": COORDINATOR,
     "scoring:win": SEATED,
     "scoring:preview": SEATED,  # scores without saving, but only for the table's players
     "scoring:full": SEATED,
@@ -92,6 +94,10 @@ WRITES = {
     "password_reset": OPEN,
     "password_reset_confirm": OPEN,  # needs the emailed token; walked with a wrong one
     "api_score": OPEN,  # public scoring API: stores nothing
+    # Typing a table's code: stores nothing but the key on the device's own session.
+    "table_key_enter": OPEN,
+    # Forgets this device's own table key (and its session): nothing of anyone else's.
+    "table_key_leave": OPEN,
     # Starts a new club with a new login, when the operators switch sign-up on
     # (settings.CLUB_SIGNUP; off here, so a post is a 404): nothing of an existing club.
     "signup": OPEN,
@@ -146,7 +152,13 @@ def world(club):
     players = [plain_member, *seated_members(session, 1)[:3]]
     play(last_week, 1, players, [draw(4), win(0, 8, [24, -8, -8, -8])], rules="u3a")
     coordinator = CoordinatorFactory()
+    # Every table's key, as the coordinator's first visit to the Table keys page issues
+    # them (that the visit issues each once is tests/games/test_table_keys.py): after it,
+    # opening any page writes nothing (test_gets_change_nothing).
+    keys = TableKey.objects.for_tables(session, [1, 2])
     return {
+        "table_key": keys[1],
+        "keys": keys,
         "club": club,
         "session": session,
         "match": match,
@@ -192,6 +204,8 @@ def kwargs_for(name, keys, world):
             values[key] = urlsafe_base64_encode(force_bytes(world["coordinator"].pk))
         elif key == "token":
             values[key] = "wrong-token"
+        elif key == "code":
+            values[key] = world["table_key"].code
         else:
             raise AssertionError(f"{name}: say which object fills <{key}> in kwargs_for")
     return values
@@ -398,6 +412,8 @@ def test_no_page_shows_another_members_contact_details_or_notes(world):
     for who, (user, own) in viewers.items():
         planted = [v for pk, values in private.items() if pk != own for v in values]
         planted.append("Session note plugh")
+        # The tables' keys are the coordinators' to hand out: no member's page shows one.
+        planted += [code for key in world["keys"].values() for code in (key.code, key.shown_code)]
         if user is None:
             planted += surnames
         client = client_for(user)

@@ -42,9 +42,10 @@ from tests.two_clubs import club_models, logins_of_only, rows_of, two_clubs
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-# Arguments that name a row of a club by its id (a table's `number` is the same in every
-# club; a password reset link names a login, which is the site's).
-CLUB_IDS = {"pk", "session_id", "member_pk", "pair_pk"}
+# Arguments that name a row of a club by its id or its secret (a table key's code); a
+# table's `number` is the same in every club; a password reset link names a login, which
+# is the site's.
+CLUB_IDS = {"pk", "session_id", "member_pk", "pair_pk", "code"}
 NOT_A_CLUBS_ROW = {"password_reset_confirm"}
 REFUSALS = {302, 403, 404, 405}
 # A statement that changes the database (after one, the other club's rows are compared).
@@ -79,6 +80,7 @@ def ids_of(world) -> dict:
         "last_week": world.last_week,
         "pair": world.pair,
         "coordinator": world.coordinator,
+        "table_key": world.table_key,
     }
 
 

@@ -151,6 +151,11 @@ AXES_USERNAME_CALLABLE = "club.login_names.axes_username"
 LOGIN_THROTTLE_WINDOW = 15 * 60
 LOGIN_THROTTLE_PER_ADDRESS = env_int("LOGIN_THROTTLE_PER_ADDRESS", 30, minimum=1)
 LOGIN_THROTTLE_PER_USERNAME = env_int("LOGIN_THROTTLE_PER_USERNAME", 20, minimum=1)
+# Table keys' codes typed or scanned at /t/ (games/key_views.py): past this many wrong codes
+# from one address in the same window, that address waits. A hall's tablets share one
+# address, so it allows for their typing slips; a 10-character code (50 bits) stays far
+# out of a guesser's reach.
+TABLE_KEY_GUESSES_PER_ADDRESS = env_int("TABLE_KEY_GUESSES_PER_ADDRESS", 30, minimum=1)
 
 # Email for "Forgot your password?": set EMAIL_HOST (and the others) to send real mail.
 # Without it members are told to ask their coordinator; with DEBUG on, mail is printed.

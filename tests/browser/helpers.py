@@ -82,14 +82,18 @@ def focus_by_tab(page, element_id: str, limit: int = 120):
     tab_to(page, page.locator(f"#{element_id}"), limit)
 
 
-def record_quick_win(page, hand: int, winner: str, how: str, total: int, discarder=None):
-    """Record a win by quick entry on a table page and wait for the next hand's board."""
+def record_quick_win(
+    page, hand: int, winner: str, how: str, total: int, discarder=None, unit="points", last=False
+):
+    """Record a win by quick entry on a table page and wait for the next hand's board (or,
+    for the `last` hand of the match, for "Match over"). `unit`: the rule set's (points,
+    faan, fan)."""
     form = page.locator("#win-form")
     form.get_by_role("group", name="Who won?").get_by_label(winner, exact=False).check()
     form.get_by_label(how).check()
     if discarder:
         form.get_by_role("group", name="Who discarded").get_by_label(discarder, exact=False).check()
-    form.get_by_label("Total the table agreed (points)").fill(str(total))
+    form.get_by_label(f"Total the table agreed ({unit})").fill(str(total))
     expect(page.locator("#preview")).to_contain_text("receives")
     form.get_by_role("button", name=f"Save hand {hand}").click()
-    expect(page.locator(".board-hand")).to_have_text(f"Hand {hand + 1}")
+    expect(page.locator(".board-hand")).to_have_text("Match over" if last else f"Hand {hand + 1}")

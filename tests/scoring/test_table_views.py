@@ -2,18 +2,21 @@
 dice, and the coordinator's start and end of the evening."""
 
 import random
+import re
 import uuid
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from club.models import Session
 from games import dice
-from games.models import Match
+from games.access import DEVICE_KEYS
+from games.models import Match, TableKey
 from games.start import start_play
 from scoring.models import Hand, KongChips
 from scoring.recording import record_draw, record_kong
-from tests.factories import UserFactory
+from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.games.helpers import seated_members, seated_session
 
 pytestmark = pytest.mark.django_db
@@ -489,3 +492,191 @@ def test_no_table_link_once_the_evening_is_over(client, evening):
     login_as_seated(client, evening, 1)
     Match.objects.update(status="finished", ending="closed")
     assert "record the hands" not in client.get(reverse("home")).content.decode()
+
+
+# --- a table key: a device with no login records at its table --------------------------------
+
+# Every view of the table page a key opens (the tiles' page too).
+KEY_VIEWS = [*TABLE_VIEWS, ("full", "get", {})]
+
+
+def card_of(session, number=1):
+    return TableKey.objects.for_tables(session, [number])[number]
+
+
+def holding(client, key):
+    """The device scanned the card: /t/<code>/ took it to the table."""
+    assert client.get(f"/t/{key.code}/").status_code == 302
+    return client
+
+
+def key_refused(response) -> bool:
+    return response.status_code == 403 and "This table card does not work" in (
+        response.content.decode()
+    )
+
+
+@pytest.mark.parametrize(("name", "method", "data"), KEY_VIEWS)
+def test_a_key_opens_its_own_table_for_every_view(client, evening, name, method, data):
+    type(evening.club).objects.filter(pk=evening.club_id).update(show_dice=True)
+    holding(client, card_of(evening, 1))
+    response = getattr(client, method)(url(name, evening, 1), data, **HTMX)
+    assert response.status_code in (200, 204), response.status_code
+    assert "This table card does not work" not in response.content.decode()
+
+
+def test_a_key_records_draws_wins_kong_chips_and_undoes_with_no_login(client, evening):
+    key = card_of(evening, 1)
+    holding(client, key)
+    assert client.post(url("draw", evening), {"hand": "1"}, **HTMX).status_code == 200
+    win = {"hand": "2", "winner": "0", "won_by": "wall", "total": "10"}
+    assert "Hand 2 saved" in client.post(url("win", evening), win, **HTMX).content.decode()
+    kong = {"hand": "3", "chair": "1", "kind": "concealed", "key": str(uuid.uuid4())}
+    client.post(url("kong", evening), kong, **HTMX)
+    match = match_at(evening, 1)
+    assert match.hands.filter(recorded_with=key).count() == 2
+    assert match.kong_chips.get().recorded_with == key
+    client.post(url("take_back_kong", evening), {"kong": match.kong_chips.get().pk}, **HTMX)
+    client.post(url("undo", evening), {"hand": "2"}, **HTMX)
+    assert [h.number for h in match.live_hands()] == [1]
+    assert match.kong_chips.get().is_voided
+
+
+def refused_case(client, evening, case):
+    """A device set up for `case`; returns the table the device asks for."""
+    key = card_of(evening, 1)
+    holding(client, key)
+    if case == "another table":
+        return 2
+    if case == "after the evening ended":
+        Session.objects.filter(pk=evening.pk).update(status=Session.Status.CLOSED)
+    elif case == "after the key was stopped":
+        key.revoke()
+    elif case == "the old key after a re-issue":
+        TableKey.reissue(evening, 1, None, key.pk)
+    elif case == "a forged key id in the session":
+        session = client.session
+        session[DEVICE_KEYS] = [key.pk + 1000]
+        session.save()
+    return 1
+
+
+KEY_REFUSED = [
+    "another table",
+    "after the evening ended",
+    "after the key was stopped",
+    "the old key after a re-issue",
+    "a forged key id in the session",
+]
+
+
+@pytest.mark.parametrize("case", KEY_REFUSED)
+@pytest.mark.parametrize(("name", "method", "data"), KEY_VIEWS)
+def test_a_key_is_refused_where_it_does_not_open(client, evening, name, method, data, case):
+    number = refused_case(client, evening, case)
+    for extra in ({}, HTMX):
+        response = getattr(client, method)(url(name, evening, number), data, **extra)
+        assert key_refused(response), (case, response.status_code)
+    assert hands_and_kongs(evening) == (0, 0)
+
+
+def test_the_refusal_is_the_same_whatever_the_reason(evening):
+    pages = set()
+    for case in KEY_REFUSED:
+        client = Client()
+        number = refused_case(client, evening, case)
+        page = client.get(url("table", evening, number)).content.decode()
+        pages.add(re.search(r"<main.*</main>", page, re.S)[0])  # the frame holds a CSRF token
+        Session.objects.filter(pk=evening.pk).update(status=Session.Status.IN_PLAY)
+        TableKey.objects.all().delete()  # the next case starts with a new card
+    assert len(pages) == 1
+
+
+def test_the_new_key_after_a_re_issue_opens_the_table(client, evening):
+    old = card_of(evening, 1)
+    new, _ = TableKey.reissue(evening, 1, None, old.pk)
+    holding(client, new)
+    assert client.post(url("draw", evening), {"hand": "1"}).status_code == 302
+    assert match_at(evening, 1).hands.get().recorded_with == new
+
+
+def test_a_key_of_one_club_opens_nothing_at_another_clubs_address(client, evening):
+    other = ClubFactory()
+    theirs = seated_session(other, sizes=(4,))
+    start_play(theirs)
+    holding(client, card_of(evening, 1))
+    their_table = f"/c/{other.slug}" + url("table", theirs, 1)
+    assert key_refused(client.get(their_table))
+    # And the other club's key, at this club's address.
+    stranger = Client()
+    holding(stranger, card_of(theirs, 1))
+    assert key_refused(stranger.get(f"/c/{evening.club.slug}" + url("table", evening, 1)))
+    assert stranger.get(f"/c/{other.slug}" + url("table", theirs, 1)).status_code == 200
+
+
+def test_a_key_survives_a_late_arrival_that_replaces_the_tables_match(client, evening):
+    from club.seating.changes import seat_late_arrival
+
+    holding(client, card_of(evening, 3))  # the table of three: the late arrival joins it
+    before = match_at(evening, 3)
+    assert client.post(url("draw", evening, 3), {"hand": "1"}).status_code == 302
+    assert seat_late_arrival(evening, MemberFactory(club=evening.club)).changed
+    after = match_at(evening, 3)
+    assert after.pk != before.pk and after.chair_count == 4
+    assert client.get(url("table", evening, 3)).status_code == 200
+    assert client.post(url("draw", evening, 3), {"hand": "1"}).status_code == 302
+    assert after.hands.count() == 1
+
+
+def test_a_key_opens_nothing_but_its_table(client, evening, coordinator):
+    """No score sheets (its own table's neither), no members, no coordinator's pages: the
+    login page, as for anyone without a login."""
+    from club.models import Member
+
+    holding(client, card_of(evening, 1))
+    match = match_at(evening, 1)
+    other = match_at(evening, 2)
+    member = Member.objects.filter(club=evening.club).first()
+    pages = [
+        reverse("scoring:scoresheet", args=[match.pk]),
+        reverse("scoring:scoresheet", args=[other.pk]),
+        reverse("scoring:paper", args=[match.pk]),
+        reverse("scoring:changes", args=[evening.pk]),
+        reverse("club:member_list"),
+        reverse("club:member_detail", args=[member.pk]),
+        reverse("club:session_detail", args=[evening.pk]),
+        reverse("club:check_in", args=[evening.pk]),
+        reverse("club:seating_manage", args=[evening.pk]),
+        reverse("club:seating_print", args=[evening.pk]),
+        reverse("games:table_keys", args=[evening.pk]),
+    ]
+    # The table page does not offer what the key does not open.
+    assert (
+        reverse("scoring:scoresheet", args=[match.pk])
+        not in client.get(url("table", evening, 1)).content.decode()
+    )
+    for page in pages:
+        response = client.get(page)
+        assert response.status_code == 302, page
+        assert response["Location"].startswith(reverse("login")), page
+    for write in (
+        reverse("games:end", args=[evening.pk]),
+        reverse("games:start", args=[evening.pk]),
+    ):
+        assert client.post(write).status_code == 302
+    assert Session.objects.get(pk=evening.pk).status == Session.Status.IN_PLAY
+
+
+def test_members_at_the_tables_never_see_a_key(client, evening):
+    keys = TableKey.objects.for_tables(evening, [1, 2, 3])
+    member = login_as_seated(client, evening, 1)
+    pages = [
+        url("table", evening, 1),
+        reverse("club:seating", args=[evening.pk]),
+        reverse("club:seating_print", args=[evening.pk]),
+        reverse("home"),
+    ]
+    for page in pages:
+        text = client.get(page).content.decode()
+        assert member.table_name in text or "Table 1" in text, page
+        assert not any(k.code in text or k.shown_code in text for k in keys.values()), page

@@ -21,6 +21,8 @@ from scoring.views.table.page import (
     ended_at,
     evening_ended_message,
     is_recording_open,
+    recorded_here,
+    recorder,
     stale_message,
     table_view,
     win_description,
@@ -36,12 +38,12 @@ def _to_table(request, match, notice: str, level=messages.success):
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def _same_full_hand_again(match, number: int, user, win: recording.Win) -> bool:
+def _same_full_hand_again(match, number: int, request, win: recording.Win) -> bool:
     hand = match.live_hands().filter(number=number).first()
     return (
         hand is not None
         and hand.entry == Hand.Entry.FULL
-        and hand.recorded_by_id == getattr(user, "pk", None)
+        and recorded_here(hand, request)
         and hand.flow_outcome() == win.outcome()
         and all(hand.tiles.get(key) == value for key, value in win.tiles.items())
         and hand.liable == win.liable
@@ -101,9 +103,9 @@ def _full_hand(request, match, ended: bool = False):
         else:
             win = form.full_win()
             try:
-                hand = recording.record_full(match, number, win, by=request.user)
+                hand = recording.record_full(match, number, win, **recorder(request))
             except recording.AlreadyRecorded as error:
-                if _same_full_hand_again(match, number, request.user, win):
+                if _same_full_hand_again(match, number, request, win):
                     return _to_table(request, match, f"Hand {number} is saved.")
                 save_error = str(error)
             except recording.RecordingError as error:

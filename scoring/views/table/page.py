@@ -64,7 +64,9 @@ def table_view(write: bool = False, sent=None, ended=None):
 
     def decorate(view):
         @players_and_coordinators(
-            _table_match, "You can record hands only at the table where you sit."
+            _table_match,
+            "You can record hands only at the table where you sit.",
+            table_keys=True,
         )
         @wraps(view)
         def wrapper(request, match):
@@ -310,13 +312,27 @@ def kept_entries(request, board):
     return data
 
 
-def same_hand_again(match, number: int, user, outcome: dict, total=None, liable=None) -> bool:
-    """A double tap: the hand is already recorded, by this user, exactly as posted."""
+def recorder(request) -> dict:
+    """Who a write is recorded by: the login (None on a tablet that came in with the table's
+    key and no login) and that key (None for a player or coordinator)."""
+    user = request.user if request.user.is_authenticated else None
+    return {"by": user, "table_key": getattr(request, "table_key", None)}
+
+
+def recorded_here(record, request) -> bool:
+    """Whether `record` came from this device's recorder: the same login and the same table
+    key (a tablet with no login is known by its key)."""
+    who = recorder(request)
+    return record.recorded_by_id == getattr(who["by"], "pk", None) and (
+        record.recorded_with_id == getattr(who["table_key"], "pk", None)
+    )
+
+
+def same_hand_again(match, number: int, request, outcome: dict, total=None, liable=None) -> bool:
+    """A double tap: the hand is already recorded, from this device, exactly as posted."""
     hand = match.live_hands().filter(number=number).first()
     return (
-        hand is not None
-        and hand.recorded_by_id == getattr(user, "pk", None)
-        and agrees(hand, outcome, total, liable)
+        hand is not None and recorded_here(hand, request) and agrees(hand, outcome, total, liable)
     )
 
 

@@ -22,6 +22,8 @@ from scoring.views.table.page import (
     already_sent,
     evening_ended_message,
     kept_entries,
+    recorded_here,
+    recorder,
     same_hand_again,
     sent_key,
     stale_message,
@@ -93,7 +95,7 @@ def record_win(request, match):
         )
     try:
         written = recording.save_win(
-            match, number, win, by=request.user, sent_key=sent_key(request)
+            match, number, win, **recorder(request), sent_key=sent_key(request)
         )
     except recording.AlreadySent:
         return already_sent(request, match)
@@ -103,7 +105,7 @@ def record_win(request, match):
         if saved is None:
             return _refused_win(request, match, number, error)
         if agrees(saved, win.outcome(), win.total, win.liable):
-            if saved.recorded_by_id == request.user.pk:  # a double tap
+            if recorded_here(saved, request):  # a double tap
                 return after_write(
                     request, match, f"Hand {number} is saved.", outcome="already-saved"
                 )
@@ -224,11 +226,11 @@ def _simple_write(request, match, form, write, done: str):
 def record_draw(request, match):
     def write(number, key):
         try:
-            return recording.save_draw(match, number, by=request.user, sent_key=key)
+            return recording.save_draw(match, number, **recorder(request), sent_key=key)
         except recording.AlreadySent:
             raise  # answered as such by _simple_write
         except recording.AlreadyRecorded:
-            if not same_hand_again(match, number, request.user, {"draw": True}):
+            if not same_hand_again(match, number, request, {"draw": True}):
                 raise
         return None
 
@@ -261,9 +263,9 @@ def record_kong(request, match):
             data["hand"],
             data["chair"],
             data["kind"],
-            by=request.user,
             key=data["key"],
             sent_key=sent_key(request),
+            **recorder(request),
         )
     except recording.AlreadySent:
         return already_sent(request, match, answer_at="kong")
@@ -317,7 +319,7 @@ def take_back_kong(request, match):
         return table_page(request, match, status_notice=notice, outcome="refused")
     try:
         saved = recording.save_kong_taken_back(
-            match, form.cleaned_data["kong"], by=request.user, sent_key=sent_key(request)
+            match, form.cleaned_data["kong"], by=recorder(request)["by"], sent_key=sent_key(request)
         )
     except recording.AlreadySent:
         return already_sent(request, match, answer_at="kong")
@@ -336,7 +338,7 @@ def take_back_kong(request, match):
 @require_POST
 def undo(request, match):
     def write(number, key):
-        return recording.save_undo(match, number, by=request.user, sent_key=key)
+        return recording.save_undo(match, number, by=recorder(request)["by"], sent_key=key)
 
     return _simple_write(
         request,
