@@ -134,7 +134,7 @@ def test_the_login_throttle_counts_in_the_database_cache(db, settings):
     settings.CACHES = cache_settings({"CACHE_URL": "database"})
     call_command("createcachetable", verbosity=0)
     for _ in range(3):
-        login_throttle._count("username", "sheila")
+        login_throttle.add_failure("username", "sheila")
     assert login_throttle.failures("username", "sheila") == 3
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT cache_key FROM {CACHE_TABLE}")

@@ -128,7 +128,7 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
     record_win(match, 1, Win(winner=1, won_by="wall", discarder=None, total=totals[1]))
     keys = TableKey.objects.for_tables(session, [1, 2], by=coordinator)
     # Recorded on table 1's tablet, sent with the page's one-time key: a SentWrite row too.
-    save_draw(match, 2, table_key=keys[0], sent_key=uuid.uuid4())
+    save_draw(match, 2, table_key=keys[1], sent_key=uuid.uuid4())
     kong = record_kong(match, 3, 2, KongChips.Kind.CONCEALED)
     correct_hand(
         match,

@@ -767,7 +767,12 @@
     section.appendChild(el("p", "", "Logging out now clears this device, and what waits here is lost."));
     var row = el("div", "button-row");
     var form = (event.detail && event.detail.form) || document.querySelector('form[action*="logout"]');
+    var proceed = event.detail && event.detail.proceed;
     row.appendChild(button("Log out anyway (they will be lost)", "danger", function () {
+      render();
+      // The logout clears the device once the server has answered; without a connection
+      // it says so and nothing (these hands included) is lost yet.
+      if (proceed) { proceed(); return; }
       var now = load();
       now.entries = [];
       now.stopped = null;
