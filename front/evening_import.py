@@ -222,7 +222,6 @@ class BroughtEvening:
 class Brought:
     """What `import_evening` brought: the evenings, and notes on what it did not bring."""
 
-    club: str
     evenings: list[BroughtEvening]
     notes: list[str]
 
@@ -255,8 +254,8 @@ def _import(file, club: Club, date: datetime.date | None) -> Brought:
     _same_club(survey, club)
     try:
         with scope(club=club), transaction.atomic():
-            # Walk-ins and new sessions queue on the club row (club/walk_ins.py): nobody
-            # adds the same member or evening meanwhile.
+            # Walk-ins queue on the club row (club/walk_ins.py): nobody adds a member of
+            # the same name meanwhile. A session of the same date is refused by the database.
             Club.objects.select_for_update().filter(pk=club.pk).first()
             chosen, planned = _choose(survey, club, date)
             rows = _Rows(set(chosen))
@@ -273,7 +272,7 @@ def _import(file, club: Club, date: datetime.date | None) -> Brought:
         raise EveningRefused(
             f"The evening could not be brought into “{club.slug}”: {error}. {NOTHING}"
         ) from error
-    return Brought(club.slug, writer.evenings(), writer.notes(check, survey))
+    return Brought(writer.evenings(), writer.notes(check, survey))
 
 
 def _same_club(survey: _Survey, club: Club) -> None:
@@ -464,7 +463,7 @@ class _Writer:
                 for name, value in fields.items()
                 if name in table.position and name not in ("user", "form_token")
             }
-            values.append(table.values(new_pk, columns, self._refer))
+            values.append(self._values(table, new_pk, columns))
         self._insert(table, values)
         return ids
 
@@ -488,7 +487,7 @@ class _Writer:
             columns = {name: value for name, value in fields.items() if name in table.position}
             if label == "club.seatingplan":
                 columns["undo"] = None  # its one-step undo names members by their laptop ids
-            values.append(table.values(ids[pk], columns, self._refer))
+            values.append(self._values(table, ids[pk], columns))
         self._insert(table, values)
 
     def _fill_planned(self, rows: list[tuple[int, dict]]) -> None:
@@ -503,6 +502,12 @@ class _Writer:
                 venue=fields.get("venue", session.venue),
                 notes=fields.get("notes", session.notes),
             )
+
+    def _values(self, table: InsertTable, pk: int, columns: dict) -> list:
+        values = table.values(pk, columns, self._refer)
+        if "club" in table.position:  # version 1 rows have no club key: it is this club
+            values[table.position["club"]] = self.club.pk
+        return values
 
     @staticmethod
     def _insert(table: InsertTable, values: list[list]) -> None:

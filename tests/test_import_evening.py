@@ -35,6 +35,7 @@ from scoring.results import MatchResult
 from scoring.standings import evening_results
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.games.helpers import seated_session
+from tests.test_backup import standings_of
 
 TONIGHT = datetime.date(2026, 11, 26)
 NEXT_WEEK = datetime.date(2026, 12, 3)
@@ -254,6 +255,10 @@ def test_the_laptops_evening_comes_back_whole_and_nothing_else_changes(round_tri
     assert Correction.objects.filter(match__session=session).count() == 2
     assert results_of(session) == results_of(played)
     assert results_of(session)[0]
+    # The season's standings too: the laptop's copy has the main club's history, and now
+    # the main club has the laptop's evening.
+    assert standings_of(main) == standings_of(laptop)
+    assert standings_of(main)[0][2]
     # Logins that recorded hands are the main site's own, by username; the laptop's tablet
     # login is not the main club's, so its hands say "by nobody".
     recorders = {
