@@ -639,3 +639,46 @@ def test_the_backup_may_be_a_dict(round_trip):
     main, laptop, played, path = round_trip
     import_evening(backup.export_club(laptop), main)
     assert evening_of(Session.objects.get(club=main, date=TONIGHT)) == evening_of(played)
+
+
+def test_a_name_here_in_two_spellings_is_refused(round_trip):
+    main, laptop, played, path = round_trip
+    MemberFactory(club=main, name="Larry", table_name="LARRY")
+    MemberFactory(club=main, name="Larry", table_name="larry")
+    with pytest.raises(EveningRefused) as refusal:
+        import_evening(path, main)
+    assert (
+        "the laptop's “Larry” could be any of “LARRY”, “larry” here: rename them here so "
+        "that one is exactly “Larry”"
+    ) in str(refusal.value)
+
+
+def test_two_laptop_members_that_are_one_member_here_are_refused(round_trip, tmp_path):
+    main, laptop, played, path = round_trip
+    regular = Member.objects.get(club=main, user__username="member-0")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for row in data["data"]:
+        if row["model"] == "club.member" and row["fields"]["table_name"] == "Larry":
+            row["fields"].update(table_name=regular.table_name.upper(), name=regular.name)
+    changed = tmp_path / "changed.json"
+    changed.write_text(backup.to_json(data), encoding="utf-8")
+    with pytest.raises(EveningRefused) as refusal:
+        import_evening(changed, main)
+    assert (
+        f"“{regular.table_name}” and “{regular.table_name.upper()}” on the laptop are one "
+        "member here: rename one of them on the laptop, export again and bring the new file"
+    ) in str(refusal.value)
+
+
+def test_the_seatings_undo_is_not_brought(round_trip, tmp_path):
+    """A plan's one-step undo names members by their ids on the laptop."""
+    main, laptop, played, path = round_trip
+    data = json.loads(path.read_text(encoding="utf-8"))
+    plans = [row for row in data["data"] if row["model"] == "club.seatingplan"]
+    undo = {"what": "the swap", "seed": 1, "by_hand": True, "locked": [], "tables": []}
+    plans[-1]["fields"]["undo"] = undo
+    changed = tmp_path / "changed.json"
+    changed.write_text(backup.to_json(data), encoding="utf-8")
+    import_evening(changed, main)
+    session = Session.objects.get(club=main, date=TONIGHT)
+    assert session.seating.undo is None
