@@ -590,11 +590,9 @@ def test_rows_the_laptop_keeps_for_itself_are_left_there_with_a_note(round_trip,
         backup.import_club(widened, slug="elsewhere")
 
 
-def test_a_reference_to_a_row_not_brought_is_emptied_and_said_so(round_trip, tmp_path):
-    """A key of a brought row to a row this import leaves in the file (after table keys:
-    a hand's `recorded_with`). Here: a voided hand's correction pointing at a hand of last
-    week's evening, which the main site has already."""
-    main, laptop, played, path = round_trip
+def tonights_correction_pointing_at_last_weeks_hand(path):
+    """The file's rows, a correction of tonight's in them, and the id of a hand of last
+    week's (which the main site has already, so it is not brought) to point it at."""
     data = json.loads(path.read_text(encoding="utf-8"))
     sessions = {
         row["pk"]: row["fields"]["date"] for row in data["data"] if row["model"] == "club.session"
@@ -614,6 +612,15 @@ def test_a_reference_to_a_row_not_brought_is_emptied_and_said_so(round_trip, tmp
         for row in data["data"]
         if row["model"] == "scoring.correction" and matches[row["fields"]["match"]] == str(TONIGHT)
     )
+    return data, correction, old_hand
+
+
+def test_a_reference_to_a_row_not_brought_is_emptied_and_said_so(round_trip, tmp_path):
+    """A key of a brought row to a row this import leaves in the file (after table keys:
+    a hand's `recorded_with`). Here: a voided hand's correction pointing at a hand of last
+    week's evening."""
+    main, laptop, played, path = round_trip
+    data, correction, old_hand = tonights_correction_pointing_at_last_weeks_hand(path)
     correction["fields"].update(kind="voided", replacement=old_hand, after=None)
     changed = tmp_path / "changed.json"
     changed.write_text(backup.to_json(data), encoding="utf-8")
@@ -682,3 +689,19 @@ def test_the_seatings_undo_is_not_brought(round_trip, tmp_path):
     import_evening(changed, main)
     session = Session.objects.get(club=main, date=TONIGHT)
     assert session.seating.undo is None
+
+
+def test_a_key_that_cannot_be_empty_to_a_row_not_brought_is_refused(round_trip, tmp_path):
+    main, laptop, played, path = round_trip
+    data, correction, old_hand = tonights_correction_pointing_at_last_weeks_hand(path)
+    correction["fields"]["original"] = old_hand
+    changed = tmp_path / "changed.json"
+    changed.write_text(backup.to_json(data), encoding="utf-8")
+    before = every_row()
+    with pytest.raises(EveningRefused) as refusal:
+        import_evening(changed, main)
+    assert str(refusal.value) == (
+        "A correction of the evening refers to a hand, which is not brought and which it "
+        "cannot do without. Nothing was brought."
+    )
+    assert every_row() == before
