@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import array
 import bisect
+import collections
 import contextlib
 import dataclasses
 import datetime
@@ -171,7 +172,7 @@ class _RowSerializer(serializers.get_serializer("python")):
         self._current[field.name] = self._natural_keys[related].get(pk)
 
 
-def _logins(club) -> models.QuerySet:
+def club_logins(club) -> models.QuerySet:
     """The logins of the club in scope: its members' and its coordinators'. The scoped
     managers (club/scoping.py) give that club's members and coordinators only."""
     member = _model("club.member")._default_manager.filter(user__isnull=False).values("user_id")
@@ -184,9 +185,9 @@ def _logins(club) -> models.QuerySet:
 def _queryset(label: str, club):
     model = _model(label)
     if label == "auth.user":
-        rows = _logins(club)
+        rows = club_logins(club)
     elif label == "auth.group":
-        rows = model._default_manager.filter(user__in=_logins(club)).distinct()
+        rows = model._default_manager.filter(user__in=club_logins(club)).distinct()
     elif label == "club.club":
         rows = model._default_manager.filter(pk=club.pk)
     else:  # scoped: the club's own rows only
@@ -216,7 +217,7 @@ def write_backup(out, club) -> dict[str, int]:
 
     with scope(club=club), _snapshot():
         out.write(_head(timezone.now().isoformat(), club))
-        serializer = _RowSerializer(emit, _logins(club))
+        serializer = _RowSerializer(emit, club_logins(club))
         for label in MODELS:
             serializer.serialize(
                 _queryset(label, club).iterator(chunk_size=CHUNK),
@@ -299,7 +300,7 @@ def _check_head(head) -> None:
         )
 
 
-def _rows(file) -> Iterator[tuple[int, object]]:
+def backup_rows(file) -> Iterator[tuple[int, object]]:
     """(line number, parsed row) for every row of the backup in the binary `file`, after
     checking its first line; refuses a file that is not one, or is cut short."""
     lines = _lines(file)
@@ -419,12 +420,21 @@ class _Ids:
             self.ascending = None
 
 
-class _Check:
+class BackupCheck:
     """The validation pass: what the rows read so far hold, to check each row's shape and
     that what it refers to came before it. Keeps ids only (and the few usernames and
-    group names), never rows."""
+    group names), never rows.
 
-    def __init__(self):
+    `skip_unknown` (bringing one evening back, front/evening_import.py): rows of a model
+    this app does not restore, and fields a model here does not have, are counted in
+    `skipped` and `skipped_fields` rather than refused; a reference to such a row, where
+    it may be empty, is let through (it is emptied). A file from an installation that
+    keeps more than this one (a hall laptop's table keys, say) still brings its evening."""
+
+    def __init__(self, skip_unknown: bool = False):
+        self.skip_unknown = skip_unknown
+        self.skipped: collections.Counter[str] = collections.Counter()
+        self.skipped_fields: collections.Counter[tuple[str, str]] = collections.Counter()
         self.ids: dict[str, _Ids] = {label: _Ids() for label in MODELS}
         self.usernames: dict[str, int] = {}
         self.passwords: dict[str, str] = {}
@@ -440,6 +450,9 @@ class _Check:
         if not isinstance(row, dict):
             raise _refusal(f"Line {number} of this backup is not a row (it should be {{…}}).")
         label = row.get("model")
+        if label not in MODELS and self.skip_unknown and isinstance(label, str) and label:
+            self.skipped[label] += 1
+            return
         if label not in MODELS:
             raise _refusal(
                 f"Line {number} of this backup holds a row of “{label}”, which this app does "
@@ -503,6 +516,9 @@ class _Check:
             field = model._meta.get_field(name)
         except FieldDoesNotExist:
             field = None
+        if field is None and self.skip_unknown:
+            self.skipped_fields[model._meta.label_lower, name] += 1
+            return
         if field is None or not (field.concrete or field.many_to_many) or field.primary_key:
             raise _refusal(f"{where} has a field “{name}” that a {_noun(model)} does not have.")
         if field.many_to_many:
@@ -559,6 +575,8 @@ class _Check:
             raise _refusal(
                 f"{what} names the permission {_dumps(value)[:80]}, which this app does not have."
             )
+        if target not in self.ids and self.skip_unknown and field.null:
+            return  # a row this app does not restore: the reference is emptied
         if type(value) is not int:
             raise _refusal(
                 f"{what} should be the id of a {target.split('.')[1]}, not {_dumps(value)[:40]}."
@@ -569,13 +587,17 @@ class _Check:
                 f"{what} refers to {noun} {value}, which is not among the rows before it."
             )
 
+    def finish(self) -> None:
+        """After the last row: refuses a backup that held no club."""
+        if not self.counts["club.club"]:
+            raise _refusal("This backup has no club in it, so there is nothing to restore.")
 
-def _check(file) -> _Check:
-    check = _Check()
-    for number, row in _rows(file):
+
+def _check(file) -> BackupCheck:
+    check = BackupCheck()
+    for number, row in backup_rows(file):
         check.row(number, row)
-    if not check.counts["club.club"]:
-        raise _refusal("This backup has no club in it, so there is nothing to restore.")
+    check.finish()
     return check
 
 
@@ -613,7 +635,7 @@ def _untouched_club():
     return clubs[0]
 
 
-def _address(check: _Check, slug: str | None) -> str:
+def _address(check: BackupCheck, slug: str | None) -> str:
     """The address the club is imported at: `slug` if given, else the file's; refused if it
     is not an address or another club of this installation has it."""
     from club.models import Club, validate_club_slug
@@ -632,7 +654,7 @@ def _address(check: _Check, slug: str | None) -> str:
     return address
 
 
-def _logins_here(check: _Check) -> dict[str, int]:
+def _logins_here(check: BackupCheck) -> dict[str, int]:
     """The backup's logins that are already logins of this installation: provably the same
     login (the same username and the same password hash, which only a copy of that login
     has), by username with their id here. Any other login here with the same name (capitals
@@ -680,7 +702,7 @@ def _batch_size(model) -> int:
     return max(1, min(BATCH, limit // len(model._meta.local_concrete_fields)))
 
 
-def _new_ids(model, count: int):
+def new_ids(model, count: int):
     """`count` ids no row of `model` has or will be given, in ascending order: PostgreSQL
     takes them from the table's own id counter (another club saving a hand meanwhile gets
     the next one after them); SQLite writes one transaction at a time, and the ids after
@@ -707,7 +729,7 @@ def _new_ids(model, count: int):
     return range(highest + 1, highest + 1 + count)
 
 
-class _Table:
+class InsertTable:
     """How one model's rows go in: its columns in order, and what each value needs."""
 
     def __init__(self, model):
@@ -727,6 +749,32 @@ class _Table:
         self.placeholder = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
         self.batch = _batch_size(model)
 
+    def values(self, pk: int, fields: dict, refer: Callable) -> list:
+        """A row's values in column order, with id `pk`: `fields` as the file holds them
+        (columns only), each reference made an id here by `refer(field, value)`, and the
+        columns the file leaves out at their defaults."""
+        values = list(self.defaults)
+        values[self.pk_at] = pk
+        for name, value in fields.items():
+            at = self.position[name]
+            field = self.fields[at]
+            if value is None:
+                values[at] = None
+            elif field.is_relation:
+                values[at] = refer(field, value)
+            else:
+                values[at] = field.get_db_prep_save(field.to_python(value), connection)
+        return values
+
+    def insert(self, rows: list[list]) -> None:
+        """Rows made by `values`, with one statement (at most `batch` of them)."""
+        if rows:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    self.head + ", ".join([self.placeholder] * len(rows)),
+                    [value for row in rows for value in row],
+                )
+
 
 class _Loader:
     """The insert pass: each row becomes the values of its columns, with a new id and every
@@ -741,12 +789,12 @@ class _Loader:
     operator of the whole site; a login that was an operator becomes the club's
     coordinator instead."""
 
-    def __init__(self, check: _Check, address: str, logins_here: dict[str, int], shared: bool):
+    def __init__(self, check: BackupCheck, address: str, logins_here: dict[str, int], shared: bool):
         self.check = check
         self.address = address
         self.shared = shared
-        self.table: _Table | None = None
-        self.tables: dict[str, _Table] = {}
+        self.table: InsertTable | None = None
+        self.tables: dict[str, InsertTable] = {}
         self.rows: list[list] = []
         self.links: dict = {}  # many-to-many field -> [(row's new id, [natural keys])]
         self.group_ids: dict[str, int] = {}
@@ -758,7 +806,7 @@ class _Loader:
         self.reused = set(logins_here)
         self.coordinators: set[int] = set()  # new ids of logins that become coordinators
         self.ids = {
-            label: _new_ids(
+            label: new_ids(
                 _model(label), check.counts[label] - len(logins_here) * (label == "auth.user")
             )
             for label in MODELS
@@ -783,28 +831,22 @@ class _Loader:
         else:
             new_id = self.ids[label][self.placed[label]]
         self.placed[label] += 1
-        table = self.tables.get(label) or self.tables.setdefault(label, _Table(_model(label)))
+        table = self.tables.get(label) or self.tables.setdefault(label, InsertTable(_model(label)))
         if table is not self.table or len(self.rows) >= table.batch:
             self.flush()
             self.table = table
-        values = list(table.defaults)
-        values[table.pk_at] = new_id
-        meta = table.model._meta
-        if label == "club.club":
-            fields = {**fields, "slug": self.address}
-        elif "club" in table.position:
-            values[table.position["club"]] = self.club_id  # version 1 rows have none
+        columns = {}
         for name, value in fields.items():
-            at = table.position.get(name)
-            field = table.fields[at] if at is not None else meta.get_field(name)
-            if field.many_to_many:
-                self.links.setdefault(field, []).append((new_id, value))
-            elif value is None:
-                values[at] = None
-            elif field.is_relation:
-                values[at] = self._id(field, value)
+            if name in table.position:
+                columns[name] = value
             else:
-                values[at] = field.get_db_prep_save(field.to_python(value), connection)
+                field = table.model._meta.get_field(name)
+                self.links.setdefault(field, []).append((new_id, value))
+        if label == "club.club":
+            columns["slug"] = self.address
+        values = table.values(new_id, columns, self._id)
+        if label != "club.club" and "club" in table.position:
+            values[table.position["club"]] = self.club_id  # version 1 rows have none
         if label == "club.keepapart":  # the pair's lower id first, whatever order ids came in
             a, b = table.position["member_a"], table.position["member_b"]
             if values[a] > values[b]:
@@ -848,12 +890,7 @@ class _Loader:
 
     def flush(self) -> None:
         if self.rows:
-            table = self.table
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    table.head + ", ".join([table.placeholder] * len(self.rows)),
-                    [value for row in self.rows for value in row],
-                )
+            self.table.insert(self.rows)
         for field, links in self.links.items():
             through = field.remote_field.through
             source = field.m2m_field_name() + "_id"
@@ -938,7 +975,7 @@ def _import(file, slug: str | None) -> Imported:
             logins_here = _logins_here(check)
             loader = _Loader(check, address, logins_here, shared=Club.objects.exists())
             file.seek(start)
-            for _, row in _rows(file):
+            for _, row in backup_rows(file):
                 loader.add(row)
             loader.flush()
             with scope(club=Club.objects.get(pk=loader.club_id)):

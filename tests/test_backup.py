@@ -46,7 +46,7 @@ def _rows_of(model, club):
     if club is None:
         return model._default_manager.all()
     with scope(club=club):
-        logins = backup._logins(club)
+        logins = backup.club_logins(club)
         if label == "auth.user":
             return list(logins.order_by("pk").values())
         if label == "auth.group":
