@@ -47,6 +47,7 @@ from django.utils import timezone
 
 from club.refusals import Refused
 from club.scoping import ClubRow, scope
+from games.models import new_code
 
 FORMAT = "mahjong-club-backup"
 VERSION = 2
@@ -70,11 +71,23 @@ MODELS = (
     "club.seat",
     "games.match",
     "games.chair",
+    # Hands and kong chips name the table key they were recorded with (the audit trail).
+    "games.tablekey",
     "scoring.hand",
     "scoring.kongchips",
     "scoring.correction",
 )
 NAMED_BY_NATURAL_KEY = {"auth.group"}
+
+
+def fresh_secrets(label: str, columns: dict) -> None:
+    """A table key's code opens its table on whichever installation holds it: a key brought
+    in from a file gets a new code, so a card printed for the other copy opens nothing here
+    (codes are unique across clubs; the coordinator prints the table's card again)."""
+    if label == "games.tablekey":
+        columns["code"] = new_code()
+
+
 # Rows read from the database at a time, and inserted with one statement at most.
 CHUNK = 2000
 BATCH = 1000
@@ -844,6 +857,7 @@ class _Loader:
                 self.links.setdefault(field, []).append((new_id, value))
         if label == "club.club":
             columns["slug"] = self.address
+        fresh_secrets(label, columns)
         values = table.values(new_id, columns, self._id)
         if label != "club.club" and "club" in table.position:
             values[table.position["club"]] = self.club_id  # version 1 rows have none

@@ -38,6 +38,7 @@ from front.backup import (
     InsertTable,
     backup_rows,
     club_logins,
+    fresh_secrets,
     new_ids,
     to_json,
 )
@@ -51,6 +52,7 @@ EVENING = (
     "club.seat",
     "games.match",
     "games.chair",
+    "games.tablekey",  # the hands' audit: "recorded on the table 3 tablet"
     "scoring.hand",
     "scoring.kongchips",
     "scoring.correction",
@@ -63,6 +65,7 @@ PARENT = {
     "club.seatingtable": ("plan", "club.seatingplan"),
     "club.seat": ("plan", "club.seatingplan"),
     "games.chair": ("match", "games.match"),
+    "games.tablekey": ("session", "club.session"),
     "scoring.hand": ("match", "games.match"),
     "scoring.kongchips": ("match", "games.match"),
     "scoring.correction": ("match", "games.match"),
@@ -487,6 +490,7 @@ class _Writer:
             columns = {name: value for name, value in fields.items() if name in table.position}
             if label == "club.seatingplan":
                 columns["undo"] = None  # its one-step undo names members by their laptop ids
+            fresh_secrets(label, columns)
             values.append(self._values(table, ids[pk], columns))
         self._insert(table, values)
 

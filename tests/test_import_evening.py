@@ -27,7 +27,7 @@ from club.walk_ins import check_in_walk_in
 from front import backup, evening_import
 from front.demo_play import play_random_hand
 from front.evening_import import EveningRefused, import_evening
-from games.models import Chair, Match
+from games.models import Chair, Match, TableKey, new_code
 from games.start import end_evening, start_play
 from scoring.corrections import correct_hand
 from scoring.models import Correction, Hand, KongChips
@@ -560,34 +560,54 @@ def test_a_name_typed_in_other_capitals_here_is_the_same_member(round_trip):
 
 
 def test_rows_the_laptop_keeps_for_itself_are_left_there_with_a_note(round_trip, tmp_path):
-    """A laptop running a version with table keys: rows of models this installation has
-    not, and the hands' field pointing to them, are skipped, said so, and the evening
-    comes whole."""
+    """A laptop running a newer version: rows of models this installation has not, and
+    fields it does not keep, are skipped, said so, and the evening comes whole."""
     main, laptop, played, path = round_trip
     data = json.loads(path.read_text(encoding="utf-8"))
     rows = data["data"]
-    keys = [
-        {"model": "games.tablekey", "pk": n, "fields": {"session": 1, "table": n}} for n in (1, 2)
-    ]
-    rows[len(rows) // 2 : len(rows) // 2] = keys
-    rows.append({"model": "scoring.sentwrite", "pk": 1, "fields": {"key": "abc"}})
+    rows.append({"model": "scoring.receipt", "pk": 1, "fields": {"key": "abc"}})
     for row in rows:
         if row["model"] == "scoring.hand":
-            row["fields"]["recorded_with"] = 1
+            row["fields"]["recorded_on_device"] = "tablet 3"
     widened = tmp_path / "widened.json"
     widened.write_text(backup.to_json(data), encoding="utf-8")
 
     brought = import_evening(widened, main)
     assert evening_of(Session.objects.get(club=main, date=TONIGHT)) == evening_of(played)
     assert brought.notes[1:] == [
-        "Left on the laptop (they belong to it only): 2 rows of “games.tablekey”, 1 row of "
-        "“scoring.sentwrite”.",
-        "The hands in the file have a “recorded_with”, which this installation does not "
+        "Left on the laptop (they belong to it only): 1 row of “scoring.receipt”.",
+        "The hands in the file have a “recorded_on_device”, which this installation does not "
         "keep: it is not brought.",
     ]
     # import_club, for a whole club, still refuses what it does not restore.
-    with pytest.raises(backup.BackupRefused, match="games.tablekey"):
+    with pytest.raises(backup.BackupRefused, match="Nothing was imported"):
         backup.import_club(widened, slug="elsewhere")
+
+
+def test_hands_recorded_with_a_tables_card_keep_it_with_a_new_code(round_trip, tmp_path):
+    """The audit ("recorded on the table 1 tablet") comes with the evening: its table keys
+    are brought, each with a new code, so the laptop's cards open nothing here."""
+    main, laptop, played, path = round_trip
+    with scope(club=laptop):
+        # Issued while the evening was in play; it has ended since.
+        key = TableKey.objects.create(session=played, table_number=1, code=new_code())
+        hand = Hand.objects.filter(match__session=played, match__table_number=1).first()
+        Hand.objects.filter(pk=hand.pk).update(recorded_with=key)
+        again = tmp_path / "with-keys.json"
+        again.write_text(backup.to_json(backup.export_club(laptop)), encoding="utf-8")
+
+    import_evening(again, main)
+    with scope(club=main):
+        brought = Hand.objects.get(
+            match__session__date=TONIGHT,
+            match__table_number=1,
+            number=hand.number,
+            voided_at=hand.voided_at,
+        )
+        assert brought.recorded_with.table_number == 1
+        assert brought.recorded_with.session.date == TONIGHT
+        assert brought.recorded_with.code != key.code
+        assert not TableKey.objects.filter(code=key.code).exists()  # the laptop's card
 
 
 def tonights_correction_pointing_at_last_weeks_hand(path):
