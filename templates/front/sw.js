@@ -36,8 +36,27 @@ self.addEventListener("activate", (event) => {
     await refreshTablePages();
     if (self.registration.navigationPreload) await self.registration.navigationPreload.enable();
     await self.clients.claim();
+    await keepOpenTablePages();
   })());
 });
+
+// The table page that installed this worker was loaded before the worker could see it: keep
+// it now, or the first drop after a tablet opens its table (a card scanned, say) would find
+// no copy.
+async function keepOpenTablePages() {
+  const cache = await caches.open(PAGES_CACHE);
+  for (const client of await self.clients.matchAll({ type: "window" })) {
+    const url = new URL(client.url);
+    if (url.origin !== self.location.origin || !TABLE_PAGE.test(url.pathname) || url.search) continue;
+    if (await cache.match(url.href, { ignoreVary: true })) continue;
+    try {
+      const response = await fetch(url.href, { credentials: "same-origin" });
+      if (isGoodPage(response)) await keepPage(cache, url.href, response);
+    } catch (error) {
+      // Offline already: nothing to keep.
+    }
+  }
+}
 
 async function refreshTablePages() {
   const cache = await caches.open(PAGES_CACHE);

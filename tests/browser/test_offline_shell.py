@@ -121,6 +121,28 @@ def test_the_table_page_is_kept_for_a_drop_and_no_other_page_is(
     context.close()
 
 
+def test_the_table_page_opened_once_is_kept_for_a_drop(live_server, browser, browser_watch):
+    """A tablet opens its table once (logged in, or from the table's card) and the Wi-Fi
+    drops: the worker installed by that very page keeps it, with no second visit (the page
+    loaded before the worker could see it; found serving the app as production does)."""
+    allow_what_a_drop_causes(browser_watch, live_server)
+    session = one_named_table("u3a", NAMES)
+    start_play(session)
+    make_coordinator(UserFactory(username="boss"))
+    context = browser.new_context(viewport=TABLET)
+    page = log_in(context.new_page(), live_server.url, "boss")
+    page.goto(f"{live_server.url}/play/{session.pk}/tables/1/")
+    page.evaluate(READY)
+    page.wait_for_function(
+        """async () => { const c = await caches.open("table-pages");
+                         return (await c.keys()).length === 1; }"""
+    )
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator(".board-hand")).to_have_text("Hand 1")
+    context.close()
+
+
 def test_a_new_release_replaces_the_kept_files_and_keeps_the_table_page(
     live_server, browser, browser_watch, settings, tmp_path
 ):
