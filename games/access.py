@@ -41,7 +41,9 @@ def key_refused(request, base: str = "base.html"):
     return render(request, "games/table_keys/refused.html", context, status=403)
 
 
-def players_and_coordinators(find_match, refusal: str, table_keys: bool = False):
+def players_and_coordinators(
+    find_match, refusal: str, table_keys: bool = False, table_keys_answer_ended: bool = False
+):
     """Decorate a view of one match. Anonymous users go to the login page; the match is
     found by `find_match(request, kwargs)`, which takes the address's words it reads out of
     `kwargs` (a 404 when there is none); a user who neither plays in it nor coordinates
@@ -50,7 +52,10 @@ def players_and_coordinators(find_match, refusal: str, table_keys: bool = False)
     With `table_keys` (the table page and its writes) a device whose session holds a usable
     key of this table of this evening is let in too, login or not, checked afresh on every
     request (a stopped key or an ended evening refuses the next one); `request.table_key`
-    is that key (None when the user came in as player or coordinator)."""
+    is that key (None when the user came in as player or coordinator). With
+    `table_keys_answer_ended` (the writes, whose view answers a write after the evening's
+    end itself) a POST with the key of this table that worked until the evening ended is let
+    through to be told so; every other request with it is refused."""
 
     def decorate(view):
         @wraps(view)
@@ -67,6 +72,11 @@ def players_and_coordinators(find_match, refusal: str, table_keys: bool = False)
                     return view(request, match, **kwargs)
             if held:
                 key = TableKey.objects.opening(match.session_id, match.table_number, held)
+                if key is None and request.method == "POST" and table_keys_answer_ended:
+                    # A write after the evening ended (a tablet's outbox catching up): the
+                    # view answers it as any device's, "the evening was ended", writing nothing.
+                    keys = TableKey.objects
+                    key = keys.ended_with_its_evening(match.session_id, match.table_number, held)
                 if key is None:
                     return key_refused(request)
                 request.table_key = key

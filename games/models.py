@@ -223,6 +223,12 @@ class TableKeyQuerySet(models.QuerySet):
         """Keys that open their table now: not stopped, and their evening not ended."""
         return self.live().exclude(session__status="closed")
 
+    def ended_with_its_evening(self, session_id: int, table_number: int, ids) -> TableKey | None:
+        """Of the keys `ids`, the one of this table that opened it until its evening ended
+        (not stopped): a write it sends afterwards is answered "the evening was ended"."""
+        keys = self.live().filter(session_id=session_id, table_number=table_number)
+        return keys.filter(session__status="closed", pk__in=list(ids)).first()
+
     def opening(self, session_id: int, table_number: int, ids) -> TableKey | None:
         """Of the keys `ids` (a device's), the usable one for this table, or None."""
         keys = self.usable().filter(session_id=session_id, table_number=table_number)

@@ -67,6 +67,7 @@ def table_view(write: bool = False, sent=None, ended=None):
             _table_match,
             "You can record hands only at the table where you sit.",
             table_keys=True,
+            table_keys_answer_ended=write,
         )
         @wraps(view)
         def wrapper(request, match):
