@@ -601,11 +601,20 @@
         "Another device changed the table first";
     },
     ended: function () { return "The evening was ended before these were sent"; },
-    login: function () { return "This device must log in again before these can be sent"; },
+    login: function () {
+      // A tablet that came in with the table's card has no login: its card was stopped.
+      return byCard() ? "The table\u2019s card no longer opens this table on this device" :
+        "This device must log in again before these can be sent";
+    },
     refused: function (entry) {
       return "The club\u2019s computer did not take " + (entry.hand ? "hand " + entry.hand : "this");
     },
   };
+
+  function byCard() {
+    var box = notice();
+    return Boolean(box && box.hasAttribute("data-card"));
+  }
 
   function button(text, className, action) {
     var node = el("button", "button " + className, text);
@@ -640,7 +649,10 @@
       section.appendChild(el("p", "outbox-theirs", stopped.server));
     }
     var row = el("div", "button-row");
-    if (stopped.outcome === "login") {
+    if (stopped.outcome === "login" && byCard()) {
+      section.appendChild(el("p", "", "Ask the coordinator for the table\u2019s new card, " +
+        "scan it (or type its code), and what waits here is sent."));
+    } else if (stopped.outcome === "login") {
       var login = el("a", "button", "Log in again, then come back to this table");
       login.href = notice().dataset.login + "?next=" + encodeURIComponent(window.location.pathname);
       row.appendChild(login);

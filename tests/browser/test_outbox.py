@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from club.models import Session
 from club.roles import make_coordinator
-from games.models import Match
+from games.models import Match, TableKey
 from games.start import end_evening, start_play
 from scoring.models import Hand, KongChips, SentWrite
 from tests.browser.helpers import log_in, record_quick_win
@@ -411,3 +411,54 @@ def test_a_login_that_ran_out_stops_and_keeps_the_hands(table, live_server, brow
     page.goto(url)
     expect(page.locator("#outbox-notice")).to_contain_text("Everything waiting has been sent")
     assert [(h.number, h.winner) for h in Hand.objects.filter(match=match)] == [(1, 1)]
+
+
+def open_by_card(browser, key, live_server, viewport=TABLET):
+    """A tablet with no login that scanned the table's card."""
+    page = browser.new_context(viewport=viewport).new_page()
+    page.goto(f"{live_server.url}/t/{key.code}/")
+    expect(page.locator("html")).to_have_attribute("data-outbox", "on")
+    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    return page
+
+
+def test_a_tablet_whose_card_was_stopped_during_a_drop_is_told_so_and_sends_with_the_new_card(
+    table, live_server, browser, browser_watch
+):
+    """No login to ask for: the panel says the card no longer opens the table; scanning the
+    table's new card brings the tablet back, and what waited is sent, once."""
+    why = "the table's card is stopped on purpose: the server refuses the send (403)"
+    browser_watch.allow(r"answer 403: POST [^ ]*/tables/1/win/", why)
+    browser_watch.allow(r"status of 403 .*/tables/1/win/", why)
+    url, match = table
+    old = TableKey.objects.for_tables(match.session, [1])[1]
+    page = open_by_card(browser, old, live_server)
+    page.context.set_offline(True)
+    enter_win(page, 1, "Betty", "Self-drawn from the wall", 10)
+    new, _ = TableKey.reissue(match.session, 1, None, old.pk)  # a lost card, meanwhile
+    page.context.set_offline(False)
+    panel = page.locator("#outbox-stopped")
+    expect(panel).to_contain_text("The table’s card no longer opens this table on this device")
+    expect(panel).to_contain_text("Ask the coordinator for the table’s new card")
+    expect(panel.get_by_role("link", name=re.compile("Log in"))).to_have_count(0)
+    assert not Hand.objects.filter(match=match).exists()
+
+    page.goto(f"{live_server.url}/t/{new.code}/")
+    expect(page.locator("#outbox-notice")).to_contain_text("Everything waiting has been sent")
+    hand = Hand.objects.get(match=match)
+    assert (hand.number, hand.winner, hand.recorded_with) == (1, 1, new)
+    page.context.close()
+
+
+def test_a_tablet_by_card_whose_evening_ended_during_a_drop_is_told_so(table, live_server, browser):
+    url, match = table
+    page = open_by_card(browser, TableKey.objects.for_tables(match.session, [1])[1], live_server)
+    page.context.set_offline(True)
+    enter_win(page, 1, "Betty", "Self-drawn from the wall", 10)
+    end_evening(match.session)
+    page.context.set_offline(False)
+    panel = page.locator("#outbox-stopped")
+    expect(panel).to_contain_text("The evening was ended before these were sent")
+    expect(panel.locator(".outbox-theirs")).to_contain_text("The coordinator ended the evening")
+    assert not Hand.objects.filter(match=match).exists()
+    page.context.close()
