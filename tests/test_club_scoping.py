@@ -141,6 +141,7 @@ def _calls(world) -> dict:
         "in_play": (),
         "usable": (),
         "opening": (a.session.pk, 1, [a.table_key.pk]),
+        "ended_with_its_evening": (a.session.pk, 1, [a.table_key.pk]),
         "for_tables": (a.session, [1]),
     }
 

@@ -97,3 +97,19 @@ def record_quick_win(
     expect(page.locator("#preview")).to_contain_text("receives")
     form.get_by_role("button", name=f"Save hand {hand}").click()
     expect(page.locator(".board-hand")).to_have_text("Match over" if last else f"Hand {hand + 1}")
+
+
+# The table page's own copy is in the service worker's cache (templates/front/sw.js keeps
+# the open table page when it activates): the page is ready for a Wi-Fi drop.
+KEPT_FOR_A_DROP = """async () => {
+  await navigator.serviceWorker.ready;
+  const kept = await (await caches.open("table-pages")).keys();
+  return kept.some((request) => request.url === location.href);
+}"""
+
+
+def kept_for_a_drop(page):
+    """Wait until the table page shown is kept on the device for a drop, as it is soon after
+    a tablet opens its table with the connection (the worker installs, then keeps it)."""
+    page.wait_for_function(KEPT_FOR_A_DROP)
+    return page

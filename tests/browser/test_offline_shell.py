@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from club.roles import make_coordinator
 from games.start import start_play
-from tests.browser.helpers import axe_violations, log_in, small_targets
+from tests.browser.helpers import axe_violations, kept_for_a_drop, log_in, small_targets
 from tests.factories import UserFactory
 from tests.games.helpers import one_named_table
 
@@ -79,9 +79,9 @@ def table_tablet(live_server, browser, viewport=TABLET):
     page = log_in(context.new_page(), live_server.url, "boss")
     table = f"{live_server.url}/play/{session.pk}/tables/1/"
     page.goto(table)
-    # The worker installs on the first visit; the reload is the first visit it answers,
-    # so it keeps a copy.
-    page.evaluate(READY)
+    # The worker installs on the first visit and keeps the page it found open; the reload
+    # is then answered by it.
+    kept_for_a_drop(page)
     page.reload()
     assert page.evaluate(CONTROLLED)
     expect(page.locator(".board-hand")).to_have_text("Hand 1")
@@ -132,11 +132,7 @@ def test_the_table_page_opened_once_is_kept_for_a_drop(live_server, browser, bro
     context = browser.new_context(viewport=TABLET)
     page = log_in(context.new_page(), live_server.url, "boss")
     page.goto(f"{live_server.url}/play/{session.pk}/tables/1/")
-    page.evaluate(READY)
-    page.wait_for_function(
-        """async () => { const c = await caches.open("table-pages");
-                         return (await c.keys()).length === 1; }"""
-    )
+    kept_for_a_drop(page)
     context.set_offline(True)
     page.reload()
     expect(page.locator(".board-hand")).to_have_text("Hand 1")

@@ -20,7 +20,7 @@ from club.roles import make_coordinator
 from games.models import Match, TableKey
 from games.start import end_evening, start_play
 from scoring.models import Hand, KongChips, SentWrite
-from tests.browser.helpers import log_in, record_quick_win
+from tests.browser.helpers import kept_for_a_drop, log_in, record_quick_win
 from tests.factories import UserFactory
 from tests.games.helpers import one_named_table
 
@@ -44,11 +44,10 @@ def open_table(browser, live_server, url, viewport=TABLET):
     page = log_in(browser.new_context(viewport=viewport).new_page(), live_server.url, "boss")
     page.goto(url)
     expect(page.locator("html")).to_have_attribute("data-outbox", "on")
-    # Opened with the connection, as on the night: the service worker has kept the page's
-    # files before any drop (going offline mid-install fails its fetches, and it tries again
-    # on the next visit).
-    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
-    return page
+    # Opened with the connection, as on the night: the service worker has kept the page and
+    # its files before any drop (going offline mid-install fails its fetches, and it tries
+    # again on the next visit).
+    return kept_for_a_drop(page)
 
 
 def enter_win(page, hand, winner, how, total, discarder=None):
@@ -418,8 +417,7 @@ def open_by_card(browser, key, live_server, viewport=TABLET):
     page = browser.new_context(viewport=viewport).new_page()
     page.goto(f"{live_server.url}/t/{key.code}/")
     expect(page.locator("html")).to_have_attribute("data-outbox", "on")
-    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
-    return page
+    return kept_for_a_drop(page)
 
 
 def test_a_tablet_whose_card_was_stopped_during_a_drop_is_told_so_and_sends_with_the_new_card(

@@ -14,6 +14,7 @@ from scoring.models import Hand
 from tests.browser.helpers import (
     TARGETS_TOO_SMALL,
     axe_violations,
+    kept_for_a_drop,
     log_in,
     record_quick_win,
 )
@@ -147,8 +148,7 @@ def test_leaving_the_table_leaves_nothing_readable_on_a_shared_tablet(
     page = context.new_page()
     page.goto(f"{live_server.url}/t/{key.code}/")
     expect(page.locator(".board-hand")).to_have_text("Hand 1")
-    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
-    page.reload()  # the worker keeps its copy of the table page
+    kept_for_a_drop(page)
     page.evaluate(
         """() => { sessionStorage.setItem("typed", "Carol 8");
                    localStorage.setItem("table-outbox:999", JSON.stringify({entries: [{}]})); }"""
