@@ -113,3 +113,12 @@ def kept_for_a_drop(page):
     a tablet opens its table with the connection (the worker installs, then keeps it)."""
     page.wait_for_function(KEPT_FOR_A_DROP)
     return page
+
+
+def log_out(page):
+    """Press Log out and wait until it is done: static/js/logout.js sends the logout, clears
+    the device, then moves to the answer's page itself, so a navigation started before that
+    would be cut short by it."""
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("navigation").get_by_role("link", name="Log in")).to_be_visible()
+    return page

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from club.models import Club, Member, Seat, SeatingPlan, Session
 from club.roles import make_coordinator
-from tests.browser.helpers import log_in
+from tests.browser.helpers import log_in, log_out
 from tests.factories import UserFactory
 
 NAMES = ["Margaret", "Brian", "Sheila", "Derek", "Jean", "Keith", "Pauline", "Graham"]
@@ -60,7 +60,7 @@ def test_coordinator_seats_the_room_and_a_member_finds_their_table(
     expect(page.get_by_role("button", name="Re-roll")).to_have_count(0)
     expect(page.locator(".seat-pick")).to_have_count(0)  # names are no longer buttons
     assert SeatingPlan.objects.get(pk=plan.pk).status == SeatingPlan.Status.PUBLISHED
-    page.get_by_role("button", name="Log out").click()
+    log_out(page)
 
     # Brian logs in on his phone and finds his table.
     page.set_viewport_size({"width": 390, "height": 844})
