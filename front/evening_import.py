@@ -33,6 +33,7 @@ from django.db import DataError, IntegrityError, connection, transaction
 from club.models import Club, Member, Session, long_date
 from club.scoping import scope
 from front.backup import (
+    MODELS,
     BackupCheck,
     BackupRefused,
     InsertTable,
@@ -43,20 +44,6 @@ from front.backup import (
     to_json,
 )
 
-# What an evening is, each model after the ones it refers to (the order rows go in).
-EVENING = (
-    "club.session",
-    "club.attendance",
-    "club.seatingplan",
-    "club.seatingtable",
-    "club.seat",
-    "games.match",
-    "games.chair",
-    "games.tablekey",  # the hands' audit: "recorded on the table 3 tablet"
-    "scoring.hand",
-    "scoring.kongchips",
-    "scoring.correction",
-)
 # The key tying each row to the evening it belongs to, and the model that key points to.
 PARENT = {
     "club.attendance": ("session", "club.session"),
@@ -70,6 +57,8 @@ PARENT = {
     "scoring.kongchips": ("match", "games.match"),
     "scoring.correction": ("match", "games.match"),
 }
+# What an evening is, in the backup's order (each model after the ones it refers to).
+EVENING = tuple(label for label in MODELS if label == "club.session" or label in PARENT)
 # The club's set-up: the main site has its own (the laptop's is a copy of it), so these
 # rows are read, never brought. Members the evening refers to are matched by name.
 SETUP = frozenset(
