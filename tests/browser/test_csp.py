@@ -75,6 +75,7 @@ def test_coordinator_pages_and_buttons_keep_to_the_policy(live_server, browser, 
         f"/club/members/{member.pk}/edit/",
         "/club/sessions/",
         f"/club/sessions/{tonight.pk}/",
+        f"/play/{tonight.pk}/keys/",
         "/accounts/password/",
         "/admin/",
     ]:
@@ -86,7 +87,7 @@ def test_member_and_public_pages_keep_to_the_policy(live_server, browser, demo_c
     base = live_server.url
     page = browser.new_page()
     watcher = Watcher(page)
-    for path in ["/", "/accounts/login/", "/accounts/reset/"]:
+    for path in ["/", "/accounts/login/", "/accounts/reset/", "/t/", "/offline/"]:
         visit(watcher, base + path)
     log_in(page, base, *MEMBER_LOGIN)
     tonight = Session.objects.order_by("-date").first()

@@ -122,7 +122,11 @@ def test_a_tablet_with_no_login_records_a_whole_match_with_the_tables_key(
     browser_watch.allow(r"answer 403: GET \S+" + refused, "the old card is refused")
     browser_watch.allow(r"status of 403 \(Forbidden\) \(\S+" + refused, "its console line")
     coordinator.goto(f"{live_server.url}/play/{session.pk}/keys/")
-    coordinator.get_by_role("button", name="Re-issue table 1's card (lost card)").click()
+    # It asks first: the card's "Re-issue" opens to say what happens, then a second press.
+    coordinator.get_by_text("Re-issue table 1's card (lost card)").click()
+    expect(coordinator.locator("#key-card-1")).to_contain_text("stops working at once")
+    coordinator.screenshot(path=SHOTS / "keys-page-reissue-asks.png", full_page=True)
+    coordinator.get_by_role("button", name="Yes, make a new card for table 1").click()
     expect(coordinator.locator("#key-card-1 .message")).to_contain_text("Table 1 has a new card")
     new = TableKey.objects.live().get(session=session, table_number=1)
     assert new.pk != key.pk

@@ -376,6 +376,43 @@ def test_a_closed_evening_issues_no_keys_and_refuses_reissue(coordinator_client,
     assert TableKey.objects.count() == 0
 
 
+def card_html(page: str, number: int) -> str:
+    return re.search(rf'<section class="key-card[^"]*" id="key-card-{number}".*?</section>', page, re.S)[0]
+
+
+def test_a_live_card_is_only_reissued_or_stopped_after_a_second_press(coordinator_client, evening):
+    """A stray tap must not stop a table's tablets mid-evening: a live card's re-issue and
+    stop buttons sit inside a closed <details> that says what happens, so they take two
+    presses (and work without JavaScript). A stopped key has no card to lose: one press."""
+    keys_of(evening)[2].revoke()
+    page = coordinator_client.get(keys_url(evening)).content.decode()
+    live = card_html(page, 1)
+    changes = re.findall(r"<details class=\"key-change[^>]*>(.*?)</details>", live, re.S)
+    assert len(changes) == 2 and "<details class=\"key-change no-print\" open" not in live
+    reissue, stop = changes
+    assert "Re-issue table 1's card (lost card)</summary>" in reissue
+    assert "stops working at once" in reissue and "Yes, make a new card for table 1" in reissue
+    assert "Stop table 1's key</summary>" in stop and "Yes, stop table 1's key" in stop
+    # Every button that changes a live card is inside one of those two.
+    assert live.count("<button") == 2 == sum(c.count("<button") for c in changes)
+    stopped = card_html(page, 2)
+    assert "<details" not in stopped and "Make a new card for table 2</button>" in stopped
+
+
+def test_a_card_refused_because_the_evening_ended_offers_no_more_changes(
+    coordinator_client, evening
+):
+    """The evening ended while the keys page was open: the press is refused in words, and
+    the card it swaps in has no buttons left to press."""
+    key = keys_of(evening)[1]
+    Session.objects.filter(pk=evening.pk).update(status=Session.Status.CLOSED)
+    url = reverse("games:table_key_stop", args=[evening.pk, 1])
+    answer = coordinator_client.post(url, {"replacing": key.pk}, **HTMX).content.decode()
+    assert "This session is closed" in answer
+    assert 'id="key-card-1"' in answer and "<button" not in card_html(answer, 1)
+    assert TableKey.objects.get(pk=key.pk).is_live
+
+
 def coordinator_pages(session):
     return [
         ("get", keys_url(session)),
