@@ -506,13 +506,32 @@
   }
 
   // The server's table replaces this device's (an answer is the page's #table-play part).
+  // Someone may be typing the next hand meanwhile: where the focus was is remembered, for
+  // `replaced` to give back once the forms show this device's hand again.
+  var focusWas = null;
+
   function showServers(doc) {
     var fresh = doc.getElementById("table-play");
     var old = document.getElementById("table-play");
     if (!fresh || !old) return;
+    var active = document.activeElement;
+    focusWas = active && active.id && old.contains(active) ? active.id : null;
     var node = document.importNode(fresh, true);
     old.replaceWith(node);
     if (window.htmx) window.htmx.process(node);
+  }
+
+  // After the swap and `render` (the forms at this device's hand): table.js puts back what
+  // was half typed for that hand, and the focus returns, so a send never wipes an entry.
+  function replaced() {
+    document.dispatchEvent(new CustomEvent("table:replaced"));
+    var target = focusWas && document.getElementById(focusWas);
+    focusWas = null;
+    if (!target || target.disabled || target.closest("[hidden]")) return;
+    target.focus({ preventScroll: true });
+    if (target.type === "text" && target.setSelectionRange) {
+      target.setSelectionRange(target.value.length, target.value.length);
+    }
   }
 
   function serverVersion(doc, entry, outcome) {
@@ -581,6 +600,7 @@
           store(now);
           showServers(doc);
           render(now.entries.length ? "" : "Everything waiting has been sent.");
+          replaced();
           flush();
           return;
         }

@@ -1,7 +1,8 @@
 // The table page. Without this file everything still works (plain posts and redirects).
-//  - What is typed into the win form survives a reload: kept in sessionStorage for this
-//    match and hand, put back into a fresh form for the same hand, dropped once the form
-//    moves on to another hand (saved, here or on another device).
+//  - What is typed into the win form survives a reload, and the outbox sending the hands
+//    that waited: kept in sessionStorage for this match and hand, put back into a fresh
+//    form for the same hand, dropped once the form moves on to another hand (saved, here
+//    or on another device).
 //  - The answer to a save ("Hand 16 saved: …") is brought into view if it is not, and
 //    Save when the question of who discarded pushes it down.
 (function () {
@@ -117,6 +118,12 @@
     if (!root || !target || target.id !== "table-play") return;
     start(root);
     showAnswer(root, true);
+  });
+  // The outbox sent a waiting hand and put the server's table in (outbox.js): what was
+  // being typed for the hand this device is at comes back, as after a reload.
+  document.addEventListener("table:replaced", function () {
+    var root = document.getElementById("table-play");
+    if (root) start(root);
   });
   // The page itself: once htmx has set up its forms (htmx:load on the body; this file may
   // run before htmx's), so that the restored entries' preview is asked for.

@@ -300,6 +300,41 @@ def test_three_hands_waiting_on_a_tablet_and_a_phone(table, live_server, browser
     assert not Hand.objects.filter(match=match).exists()
 
 
+def test_a_hand_half_typed_while_the_waiting_ones_are_sent_is_kept(table, live_server, browser):
+    """Back online, each hand sent puts the server's table in: the next hand, half typed on
+    the phone meanwhile, stays as it was (the choices, the total, the cursor in the total's
+    box), and is then saved with its payments worked out as usual."""
+    url, match = table
+    page = open_table(browser, live_server, url, PHONE)
+    page.context.set_offline(True)
+    enter_win(page, 1, "Betty", "Self-drawn from the wall", 10)
+    enter_win(page, 2, "Carol", "On a discard", 8, discarder="Ann")
+    expect(page.locator(NOTICE)).to_have_text("2 hands waiting to be sent")
+    form = page.locator("#win-form")
+    expect(form.locator(".form-heading")).to_have_text("Record hand 3")
+    form.get_by_role("group", name="Who won?").get_by_label("Dot", exact=False).check()
+    form.get_by_label("Self-drawn from the wall").check()
+    total = form.get_by_label("Total the table agreed (points)")
+    total.fill("1")
+    total.press_sequentially("2")
+
+    page.context.set_offline(False)
+    expect(page.locator("#outbox-notice")).to_contain_text("Everything waiting has been sent")
+    assert [h[:2] for h in hands_of(match)] == [(1, 1), (2, 2)]
+    form = page.locator("#win-form")
+    expect(form.locator(".form-heading")).to_have_text("Record hand 3")
+    expect(form.get_by_role("group", name="Who won?").get_by_label("Dot", exact=False)).to_be_checked()
+    expect(form.get_by_label("Self-drawn from the wall")).to_be_checked()
+    total = form.get_by_label("Total the table agreed (points)")
+    expect(total).to_have_value("12")
+    expect(total).to_be_focused()
+    # With nothing left waiting, the payments are worked out for it as for any hand.
+    expect(page.locator("#preview")).to_contain_text("receives")
+    form.get_by_role("button", name="Save hand 3").click()
+    expect(page.locator(".board-hand")).to_have_text("Hand 4")
+    assert hands_of(match)[-1] == (3, 3, "wall", None, 12, False)
+
+
 def test_logging_out_with_hands_waiting_is_held_back(table, live_server, browser, browser_watch):
     """Log out with hands waiting: the outbox holds the logout back (the shell's cancelable
     `club:before-clear`) and asks. "Log out anyway" goes on with the logout, which clears
