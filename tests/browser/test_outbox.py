@@ -323,7 +323,9 @@ def test_a_hand_half_typed_while_the_waiting_ones_are_sent_is_kept(table, live_s
     assert [h[:2] for h in hands_of(match)] == [(1, 1), (2, 2)]
     form = page.locator("#win-form")
     expect(form.locator(".form-heading")).to_have_text("Record hand 3")
-    expect(form.get_by_role("group", name="Who won?").get_by_label("Dot", exact=False)).to_be_checked()
+    expect(
+        form.get_by_role("group", name="Who won?").get_by_label("Dot", exact=False)
+    ).to_be_checked()
     expect(form.get_by_label("Self-drawn from the wall")).to_be_checked()
     total = form.get_by_label("Total the table agreed (points)")
     expect(total).to_have_value("12")

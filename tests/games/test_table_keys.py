@@ -377,7 +377,9 @@ def test_a_closed_evening_issues_no_keys_and_refuses_reissue(coordinator_client,
 
 
 def card_html(page: str, number: int) -> str:
-    return re.search(rf'<section class="key-card[^"]*" id="key-card-{number}".*?</section>', page, re.S)[0]
+    return re.search(
+        rf'<section class="key-card[^"]*" id="key-card-{number}".*?</section>', page, re.S
+    )[0]
 
 
 def test_a_live_card_is_only_reissued_or_stopped_after_a_second_press(coordinator_client, evening):
@@ -388,7 +390,7 @@ def test_a_live_card_is_only_reissued_or_stopped_after_a_second_press(coordinato
     page = coordinator_client.get(keys_url(evening)).content.decode()
     live = card_html(page, 1)
     changes = re.findall(r"<details class=\"key-change[^>]*>(.*?)</details>", live, re.S)
-    assert len(changes) == 2 and "<details class=\"key-change no-print\" open" not in live
+    assert len(changes) == 2 and '<details class="key-change no-print" open' not in live
     reissue, stop = changes
     assert "Re-issue table 1's card (lost card)</summary>" in reissue
     assert "stops working at once" in reissue and "Yes, make a new card for table 1" in reissue
