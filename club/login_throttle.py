@@ -64,19 +64,30 @@ def _key(kind: str, value: str) -> str:
     return f"login-throttle:{kind}:{hashlib.sha256(value.encode()).hexdigest()[:40]}"
 
 
-def failures(kind: str, value: str) -> int:
+def counted(kind: str, value: str) -> int:
+    """How many of `kind` were counted for `value` in the window that is running."""
     return cache.get(_key(kind, value), 0)
+
+
+def count(kind: str, value: str, window: int) -> None:
+    """One more of `kind` for `value`, in a fixed window of `window` seconds that began with
+    the first."""
+    key = _key(kind, value)
+    cache.add(key, 0, window)  # the window starts at the first
+    try:
+        cache.incr(key)
+    except ValueError:  # it ended between the two lines
+        cache.set(key, 1, window)
+
+
+def failures(kind: str, value: str) -> int:
+    return counted(kind, value)
 
 
 def add_failure(kind: str, value: str) -> None:
     """One more wrong try of `kind` (a login's address or username, a table key's address)
-    in the window that began with the first."""
-    key = _key(kind, value)
-    cache.add(key, 0, settings.LOGIN_THROTTLE_WINDOW)  # the window starts at the first
-    try:
-        cache.incr(key)
-    except ValueError:  # it ended between the two lines
-        cache.set(key, 1, settings.LOGIN_THROTTLE_WINDOW)
+    in the login throttle's window."""
+    count(kind, value, settings.LOGIN_THROTTLE_WINDOW)
 
 
 @receiver(user_login_failed, dispatch_uid="club.login_throttle.count_failure")

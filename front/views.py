@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from club.models import Club
 from club.roles import coordinator_required, is_coordinator
-from front import backup, evening, offline
+from front import backup, evening, offline, signup_limit
 from front.clubs import ClubNotStarted, rule_set_options
 from front.first_evening import first_evening
 from front.forms import ClubSettingsForm, SignupForm
@@ -72,12 +72,14 @@ def signup(request):
     if not settings.CLUB_SIGNUP:
         return render(request, "site/not_found.html", status=404)
     form = SignupForm(request.POST if request.method == "POST" else None)
-    if form.is_bound and form.is_valid():
+    refused = signup_limit.refusal(request) if form.is_bound else None
+    if refused is None and form.is_bound and form.is_valid():
         try:
             club = form.start()
         except ClubNotStarted as refusal:  # taken between the check and the write
             form.add_refusal(refusal)
         else:
+            signup_limit.club_started(request)
             user = get_user_model().objects.get(username=form.cleaned_data["username"])
             login(request, user, backend="club.login_names.CaseInsensitiveModelBackend")
             messages.success(request, f"{club.name} is started. Welcome, coordinator!")
@@ -87,7 +89,11 @@ def signup(request):
         (radio, *rules.get(radio.data["value"], (radio.choice_label, "")))
         for radio in form["rule_set"]
     ]
-    return render(request, "site/signup.html", {"form": form, "rule_choices": choices})
+    context = {"form": form, "rule_choices": choices, "refused": refused}
+    response = render(request, "site/signup.html", context, status=429 if refused else 200)
+    if refused:
+        response["Retry-After"] = str(settings.CLUB_SIGNUP_WINDOW)
+    return response
 
 
 @require_safe

@@ -186,3 +186,31 @@ def test_sign_up_works_on_a_one_club_installation_too(client, club, signup_on):
     assert response["Location"] == "/c/thursday-mahjong/"
     assert client.get("/c/thursday-mahjong/").status_code == 200
     assert Club.objects.count() == 2
+
+
+def test_one_connection_starts_a_few_clubs_a_day_then_is_asked_to_wait(
+    many_clubs, signup_on, settings
+):
+    """A script cannot fill the site with made-up clubs: past CLUB_SIGNUPS_PER_ADDRESS clubs
+    started from one address in a day, a sign-up is answered "please wait" (429) before
+    anything is made, with the entries kept. Refused and wrong sign-ups are not counted, and
+    another address is not held up."""
+    settings.CLUB_SIGNUPS_PER_ADDRESS = 2
+    here = {"REMOTE_ADDR": "203.0.113.7"}
+    Client().post(SIGNUP, entries(slug="taken", name="Alpha Club", password2="no"), **here)
+    for n in (1, 2):
+        started = Client().post(SIGNUP, entries(slug=f"club-{n}", username=f"coord{n}"), **here)
+        assert started.status_code == 302, n
+    third = Client().post(SIGNUP, entries(slug="club-3", username="coord3"), **here)
+    page = third.content.decode()
+    assert third.status_code == 429 and third["Retry-After"] == str(24 * 60 * 60)
+    assert "2 clubs have been started from this internet connection today" in page
+    assert "Nothing was saved." in page
+    assert 'value="club-3"' in page and 'value="coord3"' in page  # the entries are kept
+    assert not Club.objects.filter(slug="club-3").exists()
+    assert not User.objects.filter(username="coord3").exists()
+    assert Client().get(SIGNUP, **here).status_code == 200  # the page itself still opens
+    elsewhere = Client().post(
+        SIGNUP, entries(slug="club-4", username="coord4"), REMOTE_ADDR="198.51.100.2"
+    )
+    assert elsewhere.status_code == 302

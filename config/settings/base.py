@@ -156,6 +156,10 @@ LOGIN_THROTTLE_PER_USERNAME = env_int("LOGIN_THROTTLE_PER_USERNAME", 20, minimum
 # address, so it allows for their typing slips; a 10-character code (50 bits) stays far
 # out of a guesser's reach.
 TABLE_KEY_GUESSES_PER_ADDRESS = env_int("TABLE_KEY_GUESSES_PER_ADDRESS", 30, minimum=1)
+# Clubs started at /signup/ from one address (front/signup_limit.py): past this many in a
+# day, that address waits, so a script cannot fill the site with made-up clubs.
+CLUB_SIGNUPS_PER_ADDRESS = env_int("CLUB_SIGNUPS_PER_ADDRESS", 3, minimum=1)
+CLUB_SIGNUP_WINDOW = 24 * 60 * 60
 
 # Email for "Forgot your password?": set EMAIL_HOST (and the others) to send real mail.
 # Without it members are told to ask their coordinator; with DEBUG on, mail is printed.
