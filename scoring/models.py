@@ -76,6 +76,10 @@ class PaymentRecord(ClubRow):
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The table key of the tablet that undid it or took it back, as for `recorded_with`.
+    voided_with = models.ForeignKey(
+        "games.TableKey", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     void_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
@@ -111,11 +115,20 @@ class PaymentRecord(ClubRow):
             return ""
         return f"recorded on the table {self.recorded_with.table_number} tablet"
 
-    def void(self, by, reason: str, at=None) -> None:
-        """Strike the record out: it stays, marked with who, when and why, and no longer
-        counts (`at` lets one change mark several records with the same moment)."""
+    @property
+    def voided_tablet_words(self) -> str:
+        """ "on the table 3 tablet" for a record undone or taken back with a table key."""
+        if self.voided_with_id is None:
+            return ""
+        return f"on the table {self.voided_with.table_number} tablet"
+
+    def void(self, by, reason: str, at=None, table_key=None) -> None:
+        """Strike the record out: it stays, marked with who (a login, or the table key of a
+        tablet without one), when and why, and no longer counts (`at` lets one change mark
+        several records with the same moment)."""
         self.voided_at, self.voided_by, self.void_reason = at or timezone.now(), by, reason
-        self.save(update_fields=["voided_at", "voided_by", "void_reason"])
+        self.voided_with = table_key
+        self.save(update_fields=["voided_at", "voided_by", "voided_with", "void_reason"])
 
 
 class HandQuerySet(ClubRowQuerySet):

@@ -411,12 +411,14 @@ def save_kong(
     return _kongs_saved(match, kong, hands, kongs, states)
 
 
-def take_back_kong(match: Match, kong_id: int, by=None) -> KongChips:
-    return save_kong_taken_back(match, kong_id, by).record
+def take_back_kong(match: Match, kong_id: int, by=None, table_key=None) -> KongChips:
+    return save_kong_taken_back(match, kong_id, by, table_key).record
 
 
 @transaction.atomic
-def save_kong_taken_back(match: Match, kong_id: int, by=None, *, sent_key=None) -> Saved:
+def save_kong_taken_back(
+    match: Match, kong_id: int, by=None, table_key=None, *, sent_key=None
+) -> Saved:
     """Void kong chips saved by mistake (the wrong player or kind) in the hand being played
     (or in the next one, where they wait after the hand before it was undone). A finished
     hand's chips stay: its payments and the hands after it were agreed with them, so that
@@ -435,17 +437,17 @@ def save_kong_taken_back(match: Match, kong_id: int, by=None, *, sent_key=None) 
             f"Those kong chips belong to hand {kong.hand_number}, which is finished: undo that "
             "hand first, or ask the coordinator to correct it."
         )
-    kong.void(by, KONG_TAKEN_BACK)
+    kong.void(by, KONG_TAKEN_BACK, table_key=table_key)
     _remember_sent(match, sent_key, SentWrite.Kind.TAKE_BACK, kong.hand_number)
     return _kongs_saved(match, kong, hands, kongs, states)
 
 
-def undo_last_hand(match: Match, hand_number: int, by=None) -> Hand:
-    return save_undo(match, hand_number, by).record
+def undo_last_hand(match: Match, hand_number: int, by=None, table_key=None) -> Hand:
+    return save_undo(match, hand_number, by, table_key).record
 
 
 @transaction.atomic
-def save_undo(match: Match, hand_number: int, by=None, *, sent_key=None) -> Saved:
+def save_undo(match: Match, hand_number: int, by=None, table_key=None, *, sent_key=None) -> Saved:
     """Void the last hand that counts (it stays in the records, marked). `hand_number` is
     the hand the page offered to undo, so a second tap cannot undo an earlier hand too."""
     match = _lock(match)
@@ -462,7 +464,7 @@ def save_undo(match: Match, hand_number: int, by=None, *, sent_key=None) -> Save
         raise RecordingError("This match is finished: ask the coordinator to correct a hand.")
     if not match.is_in_play and not evening_goes_on(match):
         raise EveningEnded()
-    last.void(by, UNDONE_REASON)
+    last.void(by, UNDONE_REASON, table_key=table_key)
     _remember_sent(match, sent_key, SentWrite.Kind.UNDO, hand_number)
     live.pop()
     states = match.replay(live)

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from games.flow import WIND_WORDS
 from games.models import Match
 from scoring import table_rules
-from scoring.models import Correction, Hand
+from scoring.models import Correction, Hand, KongChips
+from scoring.recording import KONG_TAKEN_BACK, UNDONE_REASON
 from scoring.selectors import describe_hand, kong_words
 
 
@@ -31,6 +32,24 @@ class Version:
 class KongLine:
     text: str
     payments: list[int]
+
+
+@dataclass
+class TakenBack:
+    """A hand undone, or kong chips taken back, at the table: struck out, kept for the
+    record with when and (for a tablet without a login) which table's tablet did it."""
+
+    text: str
+    record: Hand | KongChips
+    verb: str  # "Undone", "Taken back"
+
+    @property
+    def at(self):
+        return self.record.voided_at
+
+    @property
+    def tablet(self) -> str:
+        return self.record.voided_tablet_words
 
 
 @dataclass
@@ -75,6 +94,7 @@ class Scoresheet:
     tallies: list[int]
     voided: list[Version]  # hands struck out altogether
     pending_kongs: list[KongLine]  # kong chips of the hand being played
+    taken_back: list[TakenBack] = field(default_factory=list)  # undone at the table, oldest first
 
     @property
     def width(self) -> int:
@@ -116,7 +136,21 @@ def scoresheet(match: Match) -> Scoresheet:
     unit = table_rules.unit(ruleset)
     hands = list(match.live_hands().select_related("recorded_with"))
     states = match.replay(hands)
-    kongs = list(match.kong_chips.filter(voided_at__isnull=True).order_by("hand_number", "pk"))
+    every_kong = list(match.kong_chips.select_related("voided_with").order_by("hand_number", "pk"))
+    kongs = [kong for kong in every_kong if not kong.is_voided]
+    undone = match.hands.filter(void_reason=UNDONE_REASON).select_related("voided_with")
+    taken_back = sorted(
+        [
+            TakenBack(f"Hand {h.number}: {describe_hand(h, names, unit)}", h, "Undone")
+            for h in undone
+        ]
+        + [
+            TakenBack(f"Hand {k.hand_number}: {kong_words(k, names)}", k, "Taken back")
+            for k in every_kong
+            if k.void_reason == KONG_TAKEN_BACK
+        ],
+        key=lambda line: (line.at, line.record.pk),
+    )
     corrections = list(match.corrections.select_related("made_by").order_by("made_at", "pk"))
     by_replacement = {c.replacement_id: c for c in corrections if c.replacement_id}
     kongs_by_hand: dict[int, list] = {}
@@ -165,6 +199,7 @@ def scoresheet(match: Match) -> Scoresheet:
         tallies=match.tallies(hands + kongs),
         voided=[_version(c, names, unit) for c in corrections if c.kind == Correction.Kind.VOIDED],
         pending_kongs=pending,
+        taken_back=taken_back,
     )
 
 

@@ -11,7 +11,14 @@ from games.models import Match
 from games.start import start_play
 from scoring.corrections import Void, correct_hand
 from scoring.models import Correction, Hand
-from scoring.recording import Win, record_draw, record_win
+from scoring.recording import (
+    Win,
+    record_draw,
+    record_kong,
+    record_win,
+    take_back_kong,
+    undo_last_hand,
+)
 from tests.factories import UserFactory
 from tests.games.helpers import seated_members, seated_session
 
@@ -420,6 +427,28 @@ def test_the_table_page_marks_a_corrected_hand_apart_from_an_undone_one(client, 
     page = text(client.get(reverse("scoring:table", args=[evening.pk, 1])))
     assert "Betty won self-drawn from the wall, 10 points corrected Betty recounted" in page
     assert "undone" not in page
+
+
+def test_the_scoresheet_keeps_what_the_table_undid_and_took_back(coordinator_client, evening):
+    """Undone hands and kong chips taken back leave the hands and tallies, but not the
+    record: the scoresheet lists them, oldest first, with when (and no tablet words for a
+    device with a login). A correction's voiding is listed apart, as before."""
+    match = table(evening, 1)
+    kong = record_kong(match, 4, 0, "concealed")
+    take_back_kong(match, kong.pk)
+    undo_last_hand(match, 3)
+    page = text(coordinator_client.get(reverse("scoring:scoresheet", args=[match.pk])))
+    assert re.search(
+        r"Undone at the table Hand 4: Kong chips: Ann made a concealed kong \(\+\d+\)\. "
+        r"Taken back \d+ \w+ \d\d:\d\d\. Hand 3: Carol won self-drawn from the wall, 10 "
+        r"points\. Undone \d+ \w+ \d\d:\d\d\.",
+        page,
+    ), page
+    assert "tablet" not in page and "Hands struck out" not in page
+    assert "3 Carol" not in page  # no longer a row of the sheet
+    correct_hand(match, 2, Void(), "Never played")
+    page = text(coordinator_client.get(reverse("scoring:scoresheet", args=[match.pk])))
+    assert page.count("Undone at the table") == 1 and "Hands struck out Hand 2" in page
 
 
 # Values a finger, a phone keyboard or a prober types into a number or a name: digits that

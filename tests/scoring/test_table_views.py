@@ -4,6 +4,7 @@ dice, and the coordinator's start and end of the evening."""
 import random
 import re
 import uuid
+from html import unescape
 
 import pytest
 from django.test import Client
@@ -528,7 +529,7 @@ def test_a_key_opens_its_own_table_for_every_view(client, evening, name, method,
     assert "This table card does not work" not in response.content.decode()
 
 
-def test_a_key_records_draws_wins_kong_chips_and_undoes_with_no_login(client, evening):
+def test_a_key_records_draws_wins_kong_chips_and_undoes_with_no_login(client, coordinator, evening):
     key = card_of(evening, 1)
     holding(client, key)
     assert client.post(url("draw", evening), {"hand": "1"}, **HTMX).status_code == 200
@@ -543,6 +544,23 @@ def test_a_key_records_draws_wins_kong_chips_and_undoes_with_no_login(client, ev
     client.post(url("undo", evening), {"hand": "2"}, **HTMX)
     assert [h.number for h in match.live_hands()] == [1]
     assert match.kong_chips.get().is_voided
+    # Undoing and taking back are uses of the key too: the struck-out records keep it, and
+    # the scoresheet's "Undone at the table" names the tablet.
+    undone = match.hands.get(number=2)
+    assert (undone.voided_with, undone.voided_by) == (key, None)
+    assert match.kong_chips.get().voided_with == key
+    reader = Client()
+    reader.force_login(coordinator)
+    sheet = reader.get(reverse("scoring:scoresheet", args=[match.pk]))
+    said = " ".join(unescape(re.sub(r"<[^>]+>", " ", sheet.content.decode())).split())
+    names = match.player_names()
+    assert re.search(
+        rf"Undone at the table Hand 3: Kong chips: {names[1]} made a concealed kong \(\+\d+\)\. "
+        r"Taken back \d+ \w+ \d\d:\d\d on the table 1 tablet\. "
+        rf"Hand 2: {names[0]} won self-drawn from the wall, 10 points\. "
+        r"Undone \d+ \w+ \d\d:\d\d on the table 1 tablet\.",
+        said,
+    ), said
 
 
 def refused_case(client, evening, case):

@@ -319,7 +319,7 @@ def take_back_kong(request, match):
         return table_page(request, match, status_notice=notice, outcome="refused")
     try:
         saved = recording.save_kong_taken_back(
-            match, form.cleaned_data["kong"], by=recorder(request)["by"], sent_key=sent_key(request)
+            match, form.cleaned_data["kong"], **recorder(request), sent_key=sent_key(request)
         )
     except recording.AlreadySent:
         return already_sent(request, match, answer_at="kong")
@@ -338,7 +338,7 @@ def take_back_kong(request, match):
 @require_POST
 def undo(request, match):
     def write(number, key):
-        return recording.save_undo(match, number, by=recorder(request)["by"], sent_key=key)
+        return recording.save_undo(match, number, **recorder(request), sent_key=key)
 
     return _simple_write(
         request,
