@@ -80,12 +80,17 @@ MODELS = (
 NAMED_BY_NATURAL_KEY = {"auth.group"}
 
 
-def fresh_secrets(label: str, columns: dict) -> None:
-    """A table key's code opens its table on whichever installation holds it: a key brought
-    in from a file gets a new code, so a card printed for the other copy opens nothing here
-    (codes are unique across clubs; the coordinator prints the table's card again)."""
+def made_for_here(label: str, columns: dict) -> None:
+    """What a row brought in from a file must not keep as it was:
+    - a table key's code opens its table on whichever installation holds it: it gets a new
+      code, so a card printed for the other copy opens nothing here (codes are unique
+      across clubs; the coordinator prints the table's card again);
+    - a seating draft's one-step undo names members by their ids in the other copy, which
+      are not theirs here: it is dropped (the draft itself comes, as it was)."""
     if label == "games.tablekey":
         columns["code"] = new_code()
+    elif label == "club.seatingplan":
+        columns["undo"] = None
 
 
 # Rows read from the database at a time, and inserted with one statement at most.
@@ -857,7 +862,7 @@ class _Loader:
                 self.links.setdefault(field, []).append((new_id, value))
         if label == "club.club":
             columns["slug"] = self.address
-        fresh_secrets(label, columns)
+        made_for_here(label, columns)
         values = table.values(new_id, columns, self._id)
         if label != "club.club" and "club" in table.position:
             values[table.position["club"]] = self.club_id  # version 1 rows have none

@@ -39,7 +39,7 @@ from front.backup import (
     InsertTable,
     backup_rows,
     club_logins,
-    fresh_secrets,
+    made_for_here,
     new_ids,
     to_json,
 )
@@ -477,9 +477,7 @@ class _Writer:
         values = []
         for pk, fields in rows:
             columns = {name: value for name, value in fields.items() if name in table.position}
-            if label == "club.seatingplan":
-                columns["undo"] = None  # its one-step undo names members by their laptop ids
-            fresh_secrets(label, columns)
+            made_for_here(label, columns)
             values.append(self._values(table, ids[pk], columns))
         self._insert(table, values)
 

@@ -63,7 +63,8 @@ def snapshot(club=None) -> dict:
     holds it, with each id replaced by the row's place among its table's rows (in id order),
     in the row and wherever another row refers to it: an import gives new ids, in the same
     order. Groups go by name, and results (rebuilt, in another order) by their chair; table
-    keys' codes are left out (an import draws new ones)."""
+    keys' codes and seating drafts' one-step undo are left out (an import draws new codes
+    and drops the undo)."""
     places: dict[str, dict[int, int]] = {}
     rows = {}
     for model in ALL_TABLES:
@@ -81,7 +82,9 @@ def snapshot(club=None) -> dict:
                 None if label in ("auth.group", "scoring.matchresult") else places[label][row["id"]]
             )
             if label == "games.tablekey":
-                row["code"] = None  # drawn afresh on import (backup.fresh_secrets)
+                row["code"] = None  # drawn afresh on import (backup.made_for_here)
+            if label == "club.seatingplan":
+                row["undo"] = None  # dropped on import: it names the other copy's ids
         if label == "scoring.matchresult":
             values.sort(key=lambda row: row["chair_id"])
         rows[label] = values
@@ -923,3 +926,21 @@ def test_hands_recorded_with_a_table_key_come_back_with_it(club):
     assert hand.recorded_with.table_number == 1 and hand.recorded_with.club == copy
     assert chips.recorded_with == hand.recorded_with != key
     assert hand.recorded_with.code != key.code  # the old card opens nothing here
+
+
+@pytest.mark.django_db
+def test_a_seating_drafts_undo_is_not_brought_into_another_copy(club):
+    """A draft's one-step undo names members by their ids in the backed-up copy; restored
+    with new ids it would put other people (or nobody) at the tables: it is dropped, the
+    draft itself comes as it was."""
+    session = seated_session(club, sizes=(4,))
+    plan = session.seating
+    undo = {"what": "the swap", "seed": 1, "by_hand": True, "locked": [], "tables": [[1, 2]]}
+    type(plan).objects.filter(pk=plan.pk).update(undo=undo)
+    text = backup.to_json(backup.export_club(club))
+    assert '"the swap"' in text  # the file keeps it, as the database does
+
+    backup.import_club(io.BytesIO(text.encode()), slug="copy")
+    copy = Session.objects.get(club__slug="copy").seating
+    assert copy.undo is None and copy.status == plan.status
+    assert copy.tables.count() == plan.tables.count()
