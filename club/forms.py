@@ -6,6 +6,7 @@ from django.core.validators import RegexValidator
 from django.db import IntegrityError, transaction
 
 from .accounts import logins_to_attach, may_manage_login
+from .login_names import create_login
 from .models import (
     LAST_TABLE,
     TABLE_RANGE_MESSAGE,
@@ -211,14 +212,20 @@ class MemberForm(forms.ModelForm):
             return None
         return Member.objects.filter(form_token=token, club=self.club).first() if token else None
 
-    def save(self) -> Member:
+    def save(self) -> Member | None:
         """Save the member with the login chosen: kept, removed, an existing one linked, or
-        a new one created. The login is written with the member or not at all. The same
+        a new one created. The login is written with the member or not at all (None, with
+        the form's error beside the username, when a login like it was made meanwhile). The same
         add form posted twice at once saves one member; the other post gets `already_added`."""
         if self.already_added is not None:
             return self.already_added
         try:
             return self._save_with_login()
+        except forms.ValidationError as error:
+            # Its new login's name was made elsewhere since the form was checked: nothing
+            # is saved, and the form says so beside the username, everything kept.
+            self.add_error("username", error)
+            return None
         except IntegrityError:
             self.already_added = self._added_with_this_token()
             if self.already_added is None:
@@ -236,9 +243,9 @@ class MemberForm(forms.ModelForm):
         elif action == self.LOGIN_EXISTING:
             member.user = self.cleaned_data["existing_user"]
         elif action == self.LOGIN_NEW:
-            member.user = get_user_model().objects.create_user(
-                username=self.cleaned_data["username"].strip(),
-                password=self.cleaned_data["password"],
+            member.user = create_login(
+                self.cleaned_data["username"].strip(),
+                self.cleaned_data["password"],
                 email=member.email,
                 first_name=member.table_name,
             )

@@ -82,3 +82,37 @@ class AdminLoginForm(AdminAuthenticationForm):
         **AdminAuthenticationForm.error_messages,
         "invalid_login": ADMIN_LOGIN_REFUSED,
     }
+
+
+# --- new logins ------------------------------------------------------------------------------
+
+# PostgreSQL's advisory lock that new logins take, one at a time (any 64-bit number that
+# nothing else in the project uses).
+NEW_LOGINS_LOCK = 0x4E45574C4F47  # "NEWLOG"
+
+
+def create_login(username: str, password: str, **fields):
+    """A new login, written only if `username` is nobody's in any case and looks like no
+    other login (club.names.check_new_username, ValidationError in words if it does).
+
+    Forms check that first, but two logins made at once, "Sheila" on one screen and
+    "sheila" on another, would both pass their checks. So the check is made again here,
+    inside the caller's transaction, with new logins made one at a time: a PostgreSQL
+    advisory lock held until the transaction ends; on SQLite every transaction already
+    takes the write lock when it begins (IMMEDIATE, config/settings/services.py). A unique
+    index on the lower-cased username cannot do this: look-alikes ("rn" for "m") are no
+    index's business, and logins older than the rule may still differ only in case."""
+    from django.db import connection
+
+    from club.names import check_new_username
+
+    if not connection.in_atomic_block:
+        raise RuntimeError("create_login() runs inside the transaction that needs the login")
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [NEW_LOGINS_LOCK])
+    model = get_user_model()
+    # A list, not .iterator(): a half-read server-side cursor breaks PostgreSQL's request.
+    existing = list(model._default_manager.values_list(model.USERNAME_FIELD, flat=True))
+    check_new_username(username, existing)
+    return model._default_manager.create_user(username=username, password=password, **fields)

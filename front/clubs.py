@@ -18,6 +18,7 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from club.login_names import create_login
 from club.models import (
     SLUG_MESSAGE,
     TIME_ZONE_MESSAGE,
@@ -312,19 +313,17 @@ def start_club(
     try:
         with transaction.atomic(), scopes_disabled():  # the rows name their club themselves
             club = Club.objects.create(name=name, slug=slug, rule_set=rule_set, **settings)
-            user = _new_login(coordinator_username, password, email)
+            user = create_login(coordinator_username, password, email=email)
             Coordinator.objects.create(club=club, user=user)
     except IntegrityError:
         # Someone else took the address (or the login name) between the check and the write.
         raise ClubNotStarted(_lost_race(slug, coordinator_username)) from None
+    except ValidationError as error:  # a login like it was made between the check and here
+        message = taken_username_message(coordinator_username)
+        raise ClubNotStarted(
+            {"username": [message if error.code == "taken" else error.messages[0]]}
+        ) from None
     return club
-
-
-def _new_login(username: str, password: str, email: str):
-    user = get_user_model()(username=username, email=email)
-    user.set_password(password)
-    user.save()
-    return user
 
 
 def _lost_race(slug: str, username: str) -> dict[str, list[str]]:

@@ -190,3 +190,81 @@ def test_the_admin_may_still_save_a_login_under_its_own_name(admin_client, sheil
     data = {"username": "Sheila", "date_joined_0": "2026-01-01", "date_joined_1": "10:00"}
     response = admin_client.post(url, data)
     assert response.status_code == 302
+
+
+# --- two new logins at once ------------------------------------------------------------------
+
+
+def _made_in_a_transaction(username: str):
+    from django.db import transaction
+
+    from club.login_names import create_login
+
+    with transaction.atomic():
+        return create_login(username, PASSWORD)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_logins_differing_only_in_capitals_made_at_once_one_is_refused(monkeypatch):
+    """ "Sheila" on one screen and "sheila" on another, at the same moment: both pass their
+    forms' checks, so create_login checks again with new logins made one at a time. Here
+    each check lingers (up to 2 s) for the other before writing: were both let through, both
+    would be written (the usernames differ, so no unique key stops them)."""
+    import threading
+
+    from django.core.exceptions import ValidationError
+
+    from club import names
+    from tests.threads import at_once, failures
+
+    together = threading.Barrier(2, timeout=2)
+    real = names.check_new_username
+
+    def check_and_linger(username, existing):
+        real(username, existing)
+        try:
+            together.wait()
+        except threading.BrokenBarrierError:
+            pass  # the other is held at the lock: it checks once this one is written
+
+    monkeypatch.setattr(names, "check_new_username", check_and_linger)
+    results = at_once([lambda n=n: _made_in_a_transaction(n) for n in ("Sheila", "sheila")])
+    refused = failures(results)
+    assert len(refused) == 1 and isinstance(refused[0], ValidationError), results
+    assert "capitals do not count when logging in" in refused[0].messages[0]
+    assert get_user_model().objects.filter(username__iexact="sheila").count() == 1
+
+
+def test_a_member_form_whose_new_login_was_made_meanwhile_saves_nothing_and_says_so(club):
+    """The member form checked "Sheila" free; "sheila" was made before it saved: nothing is
+    saved, and the form (entries kept) says why beside the username."""
+    from club.forms import MemberForm
+    from club.models import Member
+    from tests.club.test_members import member_form
+
+    entries = member_form(login="new", username="Sheila", password="red-dragon-pung-42")
+    form = MemberForm(entries, club=club)
+    assert form.is_valid(), form.errors
+    UserFactory(username="sheila")
+    assert form.save() is None
+    assert "capitals do not count when logging in" in form.errors["username"][0]
+    assert not Member.objects.filter(table_name="Edith").exists()
+    assert get_user_model().objects.filter(username__iexact="sheila").count() == 1
+
+
+def test_a_sign_up_whose_login_was_made_meanwhile_is_refused_with_nothing_started(db, monkeypatch):
+    from club.models import Club
+    from front import clubs
+
+    real = clubs.problems_with
+
+    def checked_then_taken(**entries):
+        problems = real(**entries)
+        UserFactory(username="MARGARET")  # made on another screen, after this one's check
+        return problems
+
+    monkeypatch.setattr(clubs, "problems_with", checked_then_taken)
+    with pytest.raises(clubs.ClubNotStarted) as refused:
+        clubs.start_club("Thursday Mahjong", "thursday", "classical", "margaret", PASSWORD)
+    assert refused.value.problems == {"username": [clubs.taken_username_message("margaret")]}
+    assert not Club.objects.filter(slug="thursday").exists()

@@ -37,8 +37,8 @@ def member_list(request):
 def member_create(request):
     club = request.club
     form = MemberForm(request.POST or None, club=club, actor=request.user)
-    if request.method == "POST" and form.is_valid():
-        member = form.save()
+    # save() is None when the new login's name was made elsewhere meanwhile: the form says so.
+    if request.method == "POST" and form.is_valid() and (member := form.save()) is not None:
         if form.already_added:
             messages.info(
                 request,
@@ -113,8 +113,7 @@ def member_import_template(request):
 def member_edit(request, pk):
     member = _member(request, pk)
     form = MemberForm(request.POST or None, instance=member, club=member.club, actor=request.user)
-    if request.method == "POST" and form.is_valid():
-        member = form.save()
+    if request.method == "POST" and form.is_valid() and form.save() is not None:
         messages.success(request, f"{member.name}'s details are saved.")
         return redirect("club:member_detail", pk=member.pk)
     return render(request, "club/members/form.html", {"form": form, "member": member})
