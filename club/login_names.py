@@ -3,8 +3,9 @@ login, for the password check, for django-axes' lockout and for the login thrott
 count wrong passwords by `login_key(username)`.
 
 New usernames may not differ from an existing one only in case (club.names.check_new_username
-for the member form, Django's own UserCreationForm in the admin, `UserAdmin` below for a
-rename there), so a username typed in any case finds one login. Logins older than that rule
+for the member form and sign-up, checked again when the login is written by `create_login`
+below, so two made at once cannot both pass; Django's own UserCreationForm in the admin,
+`UserAdmin` below for a rename there), so a username typed in any case finds one login. Logins older than that rule
 may still clash ("Sheila" and "sheila"): then the one typed exactly is tried first, then the
 others, and the password says which.
 """

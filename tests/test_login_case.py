@@ -210,6 +210,7 @@ def test_two_logins_differing_only_in_capitals_made_at_once_one_is_refused(monke
     forms' checks, so create_login checks again with new logins made one at a time. Here
     each check lingers (up to 2 s) for the other before writing: were both let through, both
     would be written (the usernames differ, so no unique key stops them)."""
+    import contextlib
     import threading
 
     from django.core.exceptions import ValidationError
@@ -222,10 +223,9 @@ def test_two_logins_differing_only_in_capitals_made_at_once_one_is_refused(monke
 
     def check_and_linger(username, existing):
         real(username, existing)
-        try:
+        # Broken after 2 s: the other is held at the lock, and checks once this is written.
+        with contextlib.suppress(threading.BrokenBarrierError):
             together.wait()
-        except threading.BrokenBarrierError:
-            pass  # the other is held at the lock: it checks once this one is written
 
     monkeypatch.setattr(names, "check_new_username", check_and_linger)
     results = at_once([lambda n=n: _made_in_a_transaction(n) for n in ("Sheila", "sheila")])
