@@ -13,9 +13,9 @@ from club.login_throttle import count, counted
 
 KIND = "club-signup"
 MESSAGE = (
-    "{started} clubs have been started from this internet connection today, the most the "
-    "site allows in a day. Please try again tomorrow, or write to the people who run this "
-    "site. Nothing was saved."
+    "{started} started from this internet connection today, the most the site allows in a "
+    "day. Please try again tomorrow, or write to the people who run this site. Nothing was "
+    "saved."
 )
 
 
@@ -27,7 +27,8 @@ def refusal(request) -> str | None:
     """Why this sign-up is refused before anything is made, or None."""
     started = counted(KIND, _address(request))
     if started >= settings.CLUB_SIGNUPS_PER_ADDRESS:
-        return MESSAGE.format(started=started)
+        clubs = "1 club has been" if started == 1 else f"{started} clubs have been"
+        return MESSAGE.format(started=clubs)
     return None
 
 

@@ -214,3 +214,10 @@ def test_one_connection_starts_a_few_clubs_a_day_then_is_asked_to_wait(
         SIGNUP, entries(slug="club-4", username="coord4"), REMOTE_ADDR="198.51.100.2"
     )
     assert elsewhere.status_code == 302
+
+
+def test_the_wait_says_one_club_in_the_singular(many_clubs, signup_on, settings):
+    settings.CLUB_SIGNUPS_PER_ADDRESS = 1
+    assert Client().post(SIGNUP, entries()).status_code == 302
+    again = Client().post(SIGNUP, entries(slug="another", username="brian"))
+    assert "1 club has been started from this internet connection today" in again.content.decode()
