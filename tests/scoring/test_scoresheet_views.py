@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from club.models import Session
-from games.models import Match
+from games.models import Match, TableKey
 from games.start import start_play
 from scoring.corrections import Void, correct_hand
 from scoring.models import Correction, Hand
@@ -521,3 +521,31 @@ def test_a_correction_total_that_is_no_hand_is_refused_in_words(coordinator_clie
     assert not Correction.objects.exists()
     after = list(match.live_hands().values_list("pk", "total", "pay0", "pay1", "pay2", "pay3"))
     assert after == before
+
+
+def test_the_scoresheet_reads_the_same_queries_however_much_was_undone(evening):
+    """What was undone and taken back is read with the rest, not once per record."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.scoresheet import scoresheet
+
+    match = table(evening, 1)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as seen:
+            sheet = scoresheet(match)
+            [line.tablet for line in sheet.taken_back]
+        return len(seen.captured_queries)
+
+    key = TableKey.objects.for_tables(evening, [1])[1]  # each names its tablet: no lookups
+    undo_last_hand(match, 3, table_key=key)
+    queries()  # the first reading fills what the match keeps for later ones
+    once = queries()
+    for _ in range(3):
+        number = match.live_hands().count() + 1
+        record_win(match, number, Win(0, "wall", None, 10))
+        take_back_kong(match, record_kong(match, number + 1, 1, "concealed").pk, table_key=key)
+        undo_last_hand(match, number, table_key=key)
+    assert [line.tablet for line in scoresheet(match).taken_back] == ["on the table 1 tablet"] * 7
+    assert queries() == once
