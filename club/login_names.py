@@ -5,9 +5,9 @@ count wrong passwords by `login_key(username)`.
 New usernames may not differ from an existing one only in case (club.names.check_new_username
 for the member form and sign-up, checked again when the login is written by `create_login`
 below, so two made at once cannot both pass; Django's own UserCreationForm in the admin,
-`UserAdmin` below for a rename there), so a username typed in any case finds one login. Logins older than that rule
-may still clash ("Sheila" and "sheila"): then the one typed exactly is tried first, then the
-others, and the password says which.
+`UserAdmin` below for a rename there), so a username typed in any case finds one login.
+Logins older than that rule may still clash ("Sheila" and "sheila"): then the one typed
+exactly is tried first, then the others, and the password says which.
 """
 
 from __future__ import annotations
@@ -16,6 +16,9 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
+from django.db import connection
+
+from club.names import check_new_username
 
 LOGIN_REFUSED = (
     "That username and password do not match. Please check them and try again, or ask "
@@ -103,10 +106,6 @@ def create_login(username: str, password: str, **fields):
     takes the write lock when it begins (IMMEDIATE, config/settings/services.py). A unique
     index on the lower-cased username cannot do this: look-alikes ("rn" for "m") are no
     index's business, and logins older than the rule may still differ only in case."""
-    from django.db import connection
-
-    from club.names import check_new_username
-
     if not connection.in_atomic_block:
         raise RuntimeError("create_login() runs inside the transaction that needs the login")
     if connection.vendor == "postgresql":

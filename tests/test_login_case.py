@@ -215,11 +215,11 @@ def test_two_logins_differing_only_in_capitals_made_at_once_one_is_refused(monke
 
     from django.core.exceptions import ValidationError
 
-    from club import names
+    from club import login_names
     from tests.threads import at_once, failures
 
     together = threading.Barrier(2, timeout=2)
-    real = names.check_new_username
+    real = login_names.check_new_username
 
     def check_and_linger(username, existing):
         real(username, existing)
@@ -227,7 +227,7 @@ def test_two_logins_differing_only_in_capitals_made_at_once_one_is_refused(monke
         with contextlib.suppress(threading.BrokenBarrierError):
             together.wait()
 
-    monkeypatch.setattr(names, "check_new_username", check_and_linger)
+    monkeypatch.setattr(login_names, "check_new_username", check_and_linger)
     results = at_once([lambda n=n: _made_in_a_transaction(n) for n in ("Sheila", "sheila")])
     refused = failures(results)
     assert len(refused) == 1 and isinstance(refused[0], ValidationError), results
