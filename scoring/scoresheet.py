@@ -41,7 +41,10 @@ class TakenBack:
 
     text: str
     record: Hand | KongChips
-    verb: str  # "Undone", "Taken back"
+
+    @property
+    def verb(self) -> str:
+        return "Undone" if isinstance(self.record, Hand) else "Taken back"
 
     @property
     def at(self):
@@ -140,12 +143,9 @@ def scoresheet(match: Match) -> Scoresheet:
     kongs = [kong for kong in every_kong if not kong.is_voided]
     undone = match.hands.filter(void_reason=UNDONE_REASON).select_related("voided_with")
     taken_back = sorted(
-        [
-            TakenBack(f"Hand {h.number}: {describe_hand(h, names, unit)}", h, "Undone")
-            for h in undone
-        ]
+        [TakenBack(f"Hand {h.number}: {describe_hand(h, names, unit)}", h) for h in undone]
         + [
-            TakenBack(f"Hand {k.hand_number}: {kong_words(k, names)}", k, "Taken back")
+            TakenBack(f"Hand {k.hand_number}: {kong_words(k, names)}", k)
             for k in every_kong
             if k.void_reason == KONG_TAKEN_BACK
         ],
