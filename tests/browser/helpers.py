@@ -1,6 +1,7 @@
 """What many browser tests do: log in through the real login form, run axe-core on a page,
 move the focus with the Tab key, record a win by quick entry at a table."""
 
+import time
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -100,19 +101,48 @@ def record_quick_win(
 
 
 # The table page's own copy is in the service worker's cache (templates/front/sw.js keeps
-# the open table page when it activates): the page is ready for a Wi-Fi drop.
+# the open table page when it activates) and the worker is done settling in: activated (its
+# activate event, which refreshes and keeps pages, has finished), controlling this page, and
+# no newer one installing. Only then is the page ready for a Wi-Fi drop with nothing of the
+# worker's own still in flight.
 KEPT_FOR_A_DROP = """async () => {
-  await navigator.serviceWorker.ready;
-  const kept = await (await caches.open("table-pages")).keys();
-  return kept.some((request) => request.url === location.href);
+  const registration = await navigator.serviceWorker.ready;
+  if (registration.installing || registration.waiting) return false;
+  if (registration.active.state !== "activated" || !navigator.serviceWorker.controller) {
+    return false;
+  }
+  const kept = await caches.open("table-pages");
+  return await kept.match(location.href, { ignoreVary: true }) !== undefined;
+}"""
+# The same question of the cache alone, asked again once the connection is gone.
+STILL_KEPT = """async () => {
+  const kept = await caches.open("table-pages");
+  return await kept.match(location.href, { ignoreVary: true }) !== undefined;
 }"""
 
 
-def kept_for_a_drop(page):
+def kept_for_a_drop(page, timeout_ms=15_000):
     """Wait until the table page shown is kept on the device for a drop, as it is soon after
     a tablet opens its table with the connection (the worker installs, then keeps it)."""
-    page.wait_for_function(KEPT_FOR_A_DROP)
+    wait_until_true(page, KEPT_FOR_A_DROP, timeout_ms, "the table page kept for a drop")
     return page
+
+
+def wait_until_true(page, script, timeout_ms, what):
+    """Ask the page `script` (an async function: its Promise is awaited) until it answers
+    true. Not page.wait_for_function: that takes a Promise for a true answer at once and
+    waits for nothing, which is how a wait for the worker once let tests race it."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not page.evaluate(script):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"Waited {timeout_ms} ms for {what}")
+        page.wait_for_timeout(50)
+
+
+def still_kept(page):
+    """Whether the table page shown still has its copy on the device (asked without a
+    connection, this tells a copy lost before a reload from a reload that did not use it)."""
+    return page.evaluate(STILL_KEPT)
 
 
 def log_out(page):

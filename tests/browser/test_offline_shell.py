@@ -14,7 +14,13 @@ from playwright.sync_api import expect
 
 from club.roles import make_coordinator
 from games.start import start_play
-from tests.browser.helpers import axe_violations, kept_for_a_drop, log_in, small_targets
+from tests.browser.helpers import (
+    axe_violations,
+    kept_for_a_drop,
+    log_in,
+    small_targets,
+    still_kept,
+)
 from tests.factories import UserFactory
 from tests.games.helpers import one_named_table
 
@@ -134,6 +140,7 @@ def test_the_table_page_opened_once_is_kept_for_a_drop(live_server, browser, bro
     page.goto(f"{live_server.url}/play/{session.pk}/tables/1/")
     kept_for_a_drop(page)
     context.set_offline(True)
+    assert still_kept(page), "the copy was lost when the connection went"
     page.reload()
     expect(page.locator(".board-hand")).to_have_text("Hand 1")
     context.close()
