@@ -438,6 +438,7 @@
         hand.value = String(state.hand);
         resetTiles(form);
         refreshKeys(form);
+        if (form.dataset.keep !== undefined) form.dataset.keep = data.match + ":" + state.hand;
       }
       if (form.dataset.outbox === "draw") {
         setText(form.querySelector("button"), "Record a draw for hand " + state.hand);

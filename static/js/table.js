@@ -1,27 +1,32 @@
 // The table page. Without this file everything still works (plain posts and redirects).
-//  - What is typed into the win form survives a reload, and the outbox sending the hands
-//    that waited: kept in sessionStorage for this match and hand, put back into a fresh
-//    form for the same hand, dropped once the form moves on to another hand (saved, here
-//    or on another device).
+//  - What is typed into the win form, and chosen in the kong chips form, survives a reload
+//    and the outbox sending the hands that waited: kept in sessionStorage for this match
+//    and hand, put back into a fresh form for the same hand, dropped once the form moves on
+//    to another hand (saved, here or on another device) or, for kong chips, which stay on
+//    the same hand, once they are saved.
 //  - The answer to a save ("Hand 16 saved: …") is brought into view if it is not, and
 //    Save when the question of who discarded pushes it down.
 (function () {
   "use strict";
-  var STORE = "table-entries";
-  var FIELDS = ["winner", "won_by", "discarder", "liable", "total"];
+  var STORE = "table-entries:"; // and the form's id
+  // The forms whose entries are kept, by id, and their fields.
+  var KEPT_FORMS = {
+    "win-form": ["winner", "won_by", "discarder", "liable", "total"],
+    "kong-form": ["chair", "kind"],
+  };
 
-  function stored() {
+  function stored(id) {
     try {
-      return JSON.parse(window.sessionStorage.getItem(STORE) || "null");
+      return JSON.parse(window.sessionStorage.getItem(STORE + id) || "null");
     } catch (e) {
       return null;
     }
   }
 
-  function store(value) {
+  function store(id, value) {
     try {
-      if (value) window.sessionStorage.setItem(STORE, JSON.stringify(value));
-      else window.sessionStorage.removeItem(STORE);
+      if (value) window.sessionStorage.setItem(STORE + id, JSON.stringify(value));
+      else window.sessionStorage.removeItem(STORE + id);
     } catch (e) {
       /* private browsing, or storage full: the entries are simply not kept */
     }
@@ -29,7 +34,7 @@
 
   function entries(formEl) {
     var kept = {};
-    FIELDS.forEach(function (name) {
+    KEPT_FORMS[formEl.id].forEach(function (name) {
       var input = formEl.querySelector('[name="' + name + '"]:checked') ||
         formEl.querySelector('input[type=text][name="' + name + '"]');
       if (input && input.value) kept[name] = input.value;
@@ -39,14 +44,14 @@
 
   function keep(event) {
     var formEl = event.target.form;
-    if (!formEl || formEl.id !== "win-form") return;
-    store({ key: formEl.dataset.keep, entries: entries(formEl) });
+    if (!formEl || !KEPT_FORMS.hasOwnProperty(formEl.id)) return;
+    store(formEl.id, { key: formEl.dataset.keep, entries: entries(formEl) });
   }
 
   function restore(formEl) {
-    var saved = stored();
+    var saved = stored(formEl.id);
     if (!saved || saved.key !== formEl.dataset.keep) {
-      store(null); // another match or hand: those entries were saved, or are out of date
+      store(formEl.id, null); // another match or hand: saved, or out of date
       return;
     }
     if (!formEl.hasAttribute("data-fresh")) return; // the server sent the entries back
@@ -65,8 +70,11 @@
         changed = text;
       }
     });
+    if (!changed) return;
     // The payments preview, as if they had just been typed.
-    if (changed) changed.dispatchEvent(new Event("input", { bubbles: true }));
+    changed.dispatchEvent(new Event("input", { bubbles: true }));
+    var folded = formEl.closest("details"); // kong chips: open, as they were left
+    if (folded) folded.open = true;
   }
 
   // `focus`: after an answer replaced the form, the focus (on the button pressed) would be
@@ -82,12 +90,13 @@
   }
 
   function start(root) {
-    var formEl = root.querySelector("#win-form");
-    if (formEl && !formEl.dataset.started) {
+    Object.keys(KEPT_FORMS).forEach(function (id) {
+      var formEl = root.querySelector("#" + id);
+      if (!formEl || formEl.dataset.started) return;
       formEl.dataset.started = "1";
       restore(formEl);
-      watchSize(formEl);
-    }
+      if (id === "win-form") watchSize(formEl);
+    });
   }
 
   // "On a discard" asks who discarded, below, and the payments appear above Save: while
@@ -111,6 +120,11 @@
   document.addEventListener("input", keep);
 
   document.addEventListener("change", keep);
+  // Kong chips saved (sent, or put aside to be sent) stay on the same hand: what was chosen
+  // goes with them, and the next kong starts empty. Before htmx or the outbox see it.
+  document.addEventListener("submit", function (event) {
+    if (event.target.id === "kong-form") store("kong-form", null);
+  }, true);
   // After an answer replaced the table's part of the page (a save, a draw, an undo …).
   document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail.target;

@@ -73,7 +73,7 @@ def kong_chips(page, who, kind="Concealed kong"):
     box = page.locator(".kong-box")
     if box.get_attribute("open") is None:
         box.locator("summary").click()
-    form = page.locator('form[data-outbox="kong"]')
+    form = page.locator("#kong-form")
     form.get_by_role("group", name="Who made the kong?").get_by_label(who, exact=False).check()
     form.get_by_label(kind, exact=False).check()
     form.get_by_role("button", name="Save kong chips").click()
@@ -335,6 +335,42 @@ def test_a_hand_half_typed_while_the_waiting_ones_are_sent_is_kept(table, live_s
     form.get_by_role("button", name="Save hand 3").click()
     expect(page.locator(".board-hand")).to_have_text("Hand 4")
     assert hands_of(match)[-1] == (3, 3, "wall", None, 12, False)
+
+
+def test_kong_chips_half_chosen_while_the_waiting_ones_are_sent_are_kept(
+    table, live_server, browser
+):
+    """The same for kong chips: chosen (who, which kind) but not yet saved when the waiting
+    hands go, they stay chosen and the box stays open. Saved, they go with the save: the
+    next kong of the same hand starts empty, also after a reload."""
+    url, match = table
+    page = open_table(browser, live_server, url, PHONE)
+    page.context.set_offline(True)
+    enter_win(page, 1, "Betty", "Self-drawn from the wall", 10)
+    enter_win(page, 2, "Carol", "On a discard", 8, discarder="Ann")
+    expect(page.locator(NOTICE)).to_have_text("2 hands waiting to be sent")
+    page.locator(".kong-box summary").click()
+    form = page.locator("#kong-form")
+    who = form.get_by_role("group", name="Who made the kong?").get_by_label("Dot", exact=False)
+    who.check()
+    form.get_by_label("Kong on a discard", exact=False).check()
+
+    page.context.set_offline(False)
+    expect(page.locator("#outbox-notice")).to_contain_text("Everything waiting has been sent")
+    assert [h[:2] for h in hands_of(match)] == [(1, 1), (2, 2)]
+    expect(page.locator(".kong-box")).to_have_attribute("open", "")
+    form = page.locator("#kong-form")
+    expect(
+        form.get_by_role("group", name="Who made the kong?").get_by_label("Dot", exact=False)
+    ).to_be_checked()
+    expect(form.get_by_label("Kong on a discard", exact=False)).to_be_checked()
+    form.get_by_role("button", name="Save kong chips").click()
+    expect(page.locator(".kong-box summary")).to_have_text("Kong chips: 1 saved this hand")
+    assert [(k.hand_number, k.chair, k.kind) for k in KongChips.objects.filter(match=match)] == [
+        (3, 3, "discard")
+    ]
+    page.reload()
+    expect(page.locator("#kong-form input[type=radio]:checked")).to_have_count(0)
 
 
 def test_logging_out_with_hands_waiting_is_held_back(table, live_server, browser, browser_watch):
