@@ -31,6 +31,12 @@ TYPED_REFUSAL = (
     "That code does not open a table. Check it against the table's card; if it is right, the "
     "card does not work any more: ask the coordinator for the table's new card or code."
 )
+# Where the browser says a visit came from (the Sec-Fetch-Site header): a card's address
+# followed from another website, not scanned or typed. Such a visit must not make a device
+# record at a table by itself (a page elsewhere could move a table's tablet to another
+# table, or plant a table on a visitor's phone): it asks first. Browsers that do not say go
+# straight on, as a scan does.
+FROM_ANOTHER_SITE = {"cross-site", "same-site"}
 WAIT_MESSAGE = (
     "Too many wrong codes have been typed from this internet connection. Please wait "
     "{minutes} minutes and try again, or ask the coordinator."
@@ -122,13 +128,18 @@ def enter(request):
 
 @require_safe
 def open_key(request, code: str):
-    """`/t/<code>/`, the address in the card's QR code: scanned, the table's page opens."""
+    """`/t/<code>/`, the address in the card's QR code: scanned, the table's page opens;
+    followed from another website, the code is shown ready to open, for a press."""
     if _throttled(request):
         return _wait(request, "games/table_keys/refused.html", {"base": _base(request)})
     key = _find(request, code)
     if key is None:
         add_failure(THROTTLE, _address(request))
         return key_refused(request, _base(request))
+    if request.headers.get("Sec-Fetch-Site") in FROM_ANOTHER_SITE:
+        form = CodeForm(initial={"code": key.shown_code})
+        context = {"form": form, "base": _base(request), "asking_for": key}
+        return render(request, ENTER_TEMPLATE, context)
     return _open(request, key)
 
 

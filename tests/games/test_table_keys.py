@@ -43,6 +43,10 @@ def keys_of(session) -> dict[int, TableKey]:
     return TableKey.objects.for_tables(session, [1, 2])
 
 
+def csrf_of(page: str) -> str:
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+
+
 def table_url(session, number=1, prefix="") -> str:
     return prefix + reverse("scoring:table", args=[session.pk, number])
 
@@ -154,6 +158,48 @@ def test_scanning_the_card_opens_the_table_page_at_once_with_one_club_at_the_roo
     page = client.get(response["Location"])
     assert page.status_code == 200
     assert "Record a draw for hand 1" in page.content.decode()
+
+
+@pytest.mark.parametrize("came_from", [None, "none", "same-origin"])
+def test_a_scan_or_a_typed_address_opens_the_table_at_once(evening, came_from):
+    """A camera's scan and a typed address are the browser's own ("none"); older browsers
+    do not say (no Sec-Fetch-Site): all go straight to the table."""
+    headers = {} if came_from is None else {"HTTP_SEC_FETCH_SITE": came_from}
+    client = Client()
+    key = keys_of(evening)[1]
+    response = client.get(f"/t/{key.code}/", **headers)
+    assert response.status_code == 302 and response["Location"] == table_url(evening)
+    assert client.session[DEVICE_KEYS] == [key.pk]
+
+
+@pytest.mark.parametrize("came_from", ["cross-site", "same-site"])
+def test_a_card_address_followed_from_another_website_asks_before_opening(evening, came_from):
+    """Another site's link or image must not make a device record at a table (it could move
+    a table's tablet to another table): the code is shown ready, and one press opens it."""
+    client = Client(enforce_csrf_checks=True)
+    keys = keys_of(evening)
+    client.get(f"/t/{keys[1].code}/")  # this tablet records at table 1
+    response = client.get(f"/t/{keys[2].code}/", HTTP_SEC_FETCH_SITE=came_from)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Open table 2?" in page and "This link came from another website" in page
+    assert f'value="{keys[2].shown_code}"' in page
+    assert client.session[DEVICE_KEYS] == [keys[1].pk]  # still table 1's tablet
+    assert client.get(table_url(evening, 2)).status_code == 403
+    # Another site cannot press it for the visitor: the form's post needs the page's token.
+    assert Client(enforce_csrf_checks=True).post("/t/", {"code": keys[2].code}).status_code == 403
+    opened = client.post("/t/", {"code": keys[2].shown_code, "csrfmiddlewaretoken": csrf_of(page)})
+    assert opened["Location"] == table_url(evening, 2)
+    assert client.session[DEVICE_KEYS] == [keys[2].pk]
+
+
+def test_a_wrong_code_from_another_website_gets_the_same_refusal(evening):
+    answer = Client().get("/t/7KQM4PX2DH/", HTTP_SEC_FETCH_SITE="cross-site")
+    assert answer.status_code == 403
+    assert KEY_REFUSAL in unescape(answer.content.decode())
+    main = re.compile(r"<main.*</main>", re.S)
+    same = Client().get("/t/7KQM4PX2DH/").content.decode()
+    assert main.search(answer.content.decode()).group() == main.search(same).group()
 
 
 def test_with_several_clubs_the_card_opens_its_clubs_address(evening, club):
