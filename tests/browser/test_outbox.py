@@ -300,16 +300,22 @@ def test_three_hands_waiting_on_a_tablet_and_a_phone(table, live_server, browser
     assert not Hand.objects.filter(match=match).exists()
 
 
-def test_a_hand_half_typed_while_the_waiting_ones_are_sent_is_kept(table, live_server, browser):
-    """Back online, each hand sent puts the server's table in: the next hand, half typed on
-    the phone meanwhile, stays as it was (the choices, the total, the cursor in the total's
-    box), and is then saved with its payments worked out as usual."""
-    url, match = table
+def two_hands_waiting_on_a_phone(browser, live_server, url):
+    """A phone at the table, offline, with hands 1 and 2 waiting to be sent."""
     page = open_table(browser, live_server, url, PHONE)
     page.context.set_offline(True)
     enter_win(page, 1, "Betty", "Self-drawn from the wall", 10)
     enter_win(page, 2, "Carol", "On a discard", 8, discarder="Ann")
     expect(page.locator(NOTICE)).to_have_text("2 hands waiting to be sent")
+    return page
+
+
+def test_a_hand_half_typed_while_the_waiting_ones_are_sent_is_kept(table, live_server, browser):
+    """Back online, each hand sent puts the server's table in: the next hand, half typed on
+    the phone meanwhile, stays as it was (the choices, the total, the cursor in the total's
+    box), and is then saved with its payments worked out as usual."""
+    url, match = table
+    page = two_hands_waiting_on_a_phone(browser, live_server, url)
     form = page.locator("#win-form")
     expect(form.locator(".form-heading")).to_have_text("Record hand 3")
     form.get_by_role("group", name="Who won?").get_by_label("Dot", exact=False).check()
@@ -344,11 +350,7 @@ def test_kong_chips_half_chosen_while_the_waiting_ones_are_sent_are_kept(
     hands go, they stay chosen and the box stays open. Saved, they go with the save: the
     next kong of the same hand starts empty, also after a reload."""
     url, match = table
-    page = open_table(browser, live_server, url, PHONE)
-    page.context.set_offline(True)
-    enter_win(page, 1, "Betty", "Self-drawn from the wall", 10)
-    enter_win(page, 2, "Carol", "On a discard", 8, discarder="Ann")
-    expect(page.locator(NOTICE)).to_have_text("2 hands waiting to be sent")
+    page = two_hands_waiting_on_a_phone(browser, live_server, url)
     page.locator(".kong-box summary").click()
     form = page.locator("#kong-form")
     who = form.get_by_role("group", name="Who made the kong?").get_by_label("Dot", exact=False)
