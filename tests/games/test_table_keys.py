@@ -184,6 +184,7 @@ def test_a_card_address_followed_from_another_website_asks_before_opening(evenin
     page = response.content.decode()
     assert "Open table 2?" in page and "This link came from another website" in page
     assert f'value="{keys[2].shown_code}"' in page
+    assert "The code on table 2's card</label>" in page
     assert client.session[DEVICE_KEYS] == [keys[1].pk]  # still table 1's tablet
     assert client.get(table_url(evening, 2)).status_code == 403
     # Another site cannot press it for the visitor: the form's post needs the page's token.
