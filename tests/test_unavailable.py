@@ -1,15 +1,18 @@
 """When the database cannot be reached: a calm 503 page with Retry-After, no traceback, and
 nothing half-written."""
 
+from contextlib import contextmanager
 from unittest import mock
 
 import pytest
+from django.db import connection
 from django.db.backends.utils import CursorWrapper
-from django.db.utils import InterfaceError, OperationalError
+from django.db.utils import InterfaceError, InternalError, OperationalError
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from club.models import Attendance, Member
+from club.read_only import refuses_writes
 from club.unavailable import RETRY_AFTER, is_database_unreachable, server_error
 from tests.factories import SessionFactory
 
@@ -26,6 +29,26 @@ def database_down(error=REFUSED):
         _execute=mock.Mock(side_effect=error),
         _executemany=mock.Mock(side_effect=error),
     )
+
+
+@contextmanager
+def read_only_connection():
+    """This thread's database connection refuses every write, as one opened on a read-only
+    database does: SQLite's query_only, PostgreSQL's default_transaction_read_only (which a
+    standby, or `ALTER DATABASE ... SET`, gives a new connection)."""
+    statement = {
+        "sqlite": "PRAGMA query_only = {}",
+        "postgresql": "SET default_transaction_read_only = {}",
+    }[connection.vendor]
+    with connection.cursor() as cursor:
+        cursor.execute(statement.format("ON"))
+    opened = connection.connection
+    try:
+        yield
+    finally:
+        if connection.connection is opened:  # the app did not drop it
+            with connection.cursor() as cursor:
+                cursor.execute(statement.format("OFF"))
 
 
 def assert_friendly_503(response, again="/"):
@@ -114,3 +137,74 @@ def test_a_page_read_while_the_database_is_down_does_not_speak_of_entries(client
     with database_down():
         response = client.get(reverse("home"))
     assert NOT_SAVED not in response.content.decode()
+
+
+NOTHING_SAVED = "Nothing can be saved just now"
+
+
+class Sqlstate(Exception):
+    """A driver's error with its SQLSTATE, as psycopg raises it."""
+
+    def __init__(self, sqlstate):
+        super().__init__(sqlstate)
+        self.sqlstate = sqlstate
+
+
+def wrapped(error_class, message, sqlstate=None):
+    """A Django database error as Django raises it, its driver's error as its cause."""
+    error = error_class(message)
+    error.__cause__ = Sqlstate(sqlstate) if sqlstate else None
+    return error
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        OperationalError("attempt to write a readonly database"),
+        OperationalError("database or disk is full"),
+        OperationalError("disk I/O error"),
+        wrapped(InternalError, "cannot execute INSERT in a read-only transaction", "25006"),
+        wrapped(OperationalError, "could not extend file: No space left on device", "53100"),
+    ],
+)
+def test_every_way_a_database_refuses_writes_gets_the_nothing_can_be_saved_page(
+    coordinator_client, club, error
+):
+    session = SessionFactory(club=club)
+    assert refuses_writes(error) and is_database_unreachable(error)
+    with mock.patch("club.models.Session.set_present", side_effect=error):
+        response = coordinator_client.post(
+            reverse("club:walk_in", args=[session.pk]), {"name": "Pat Visitor"}
+        )
+    page = response.content.decode()
+    assert response.status_code == 503 and response["Club-Database"] == "read-only"
+    assert NOTHING_SAVED in page and NOT_SAVED in page
+    assert "try again in a minute" not in page and SAFE not in page
+    assert "tell the coordinator" in page
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        OperationalError("connection refused"),
+        wrapped(InternalError, "deadlock", "40P01"),
+        RuntimeError("attempt to write a readonly database"),  # not the database's
+    ],
+)
+def test_other_errors_are_not_taken_for_a_database_refusing_writes(error):
+    assert not refuses_writes(error)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_refused_by_a_read_only_database_is_taken_on_the_next_try(coordinator_client, club):
+    """The connection that met the refusal is dropped: the next request opens a new one,
+    which sees the database as it is then (here, writable again), with no restart."""
+    session = SessionFactory(club=club)
+    walk_in = reverse("club:walk_in", args=[session.pk])
+    with read_only_connection():
+        response = coordinator_client.post(walk_in, {"name": "Pat Visitor"})
+        assert response.status_code == 503 and response["Club-Database"] == "read-only"
+        assert NOTHING_SAVED in response.content.decode()
+        response = coordinator_client.post(walk_in, {"name": "Pat Visitor"})
+    assert response.status_code in (200, 302)
+    assert Member.objects.filter(name="Pat Visitor").count() == 1

@@ -1,7 +1,7 @@
 // Every htmx form on the site: when a save gets no answer (the connection dropped) or an
-// error page (503 while the club's computer restarts), say so beside the form, in words;
-// a button with data-saving / data-unsaved says "Saving…", then "Not saved – press again"
-// itself, with the message beside it.
+// error page (503 while the club's computer restarts, or cannot save), say so beside the
+// form, in words; a button with data-saving / data-unsaved says "Saving…", then "Not saved
+// – press again" itself, with the message beside it.
 // htmx swaps nothing on such an answer, so the entries stay as they were typed and a
 // button keeps showing the state the server last confirmed. Forms carry what they change
 // (a hand number, here/not here), so pressing again never records anything twice.
@@ -34,6 +34,12 @@
     if (event.type === "htmx:sendError" || !status) {
       return "Not saved: the connection to the club\u2019s computer was lost. " +
         "Your entries are kept \u2014 " + retry + ".";
+    }
+    if (status === 503 && event.detail.xhr.getResponseHeader("Club-Database") === "read-only") {
+      // The database refuses writes (club/read_only.py): not a restart, and no set time.
+      return "Not saved: the club\u2019s computer cannot save anything just now. " +
+        "What was saved before is safe. Your entries are kept \u2014 " + retry +
+        " in a little while. If it still fails after a few minutes, tell the coordinator.";
     }
     if (status === 503) {
       return "Not saved yet. The scores are safe; the club\u2019s computer is restarting. " +

@@ -79,11 +79,13 @@ def free_port() -> int:
 
 
 class Gunicorn:
-    """One gunicorn master with its sync workers; `start()` again after a stop or a kill
-    serves on the same port."""
+    """One gunicorn master with its sync (or threaded) workers; `start()` again after a stop
+    or a kill serves on the same port."""
 
-    def __init__(self, port: int | None = None, static_root: Path | None = None):
+    def __init__(self, port: int | None = None, static_root: Path | None = None, threads: int = 1):
         self.port = port or free_port()
+        # More than one: gunicorn's threaded worker, as deploy/gunicorn.conf.py runs it.
+        self.threads = threads
         self.process: subprocess.Popen | None = None
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (kept open for the server's life)
             prefix="gunicorn-", suffix=".log", delete=False
@@ -115,7 +117,9 @@ class Gunicorn:
                 "--workers",
                 str(WORKERS),
                 "--worker-class",
-                "sync",
+                "gthread" if self.threads > 1 else "sync",
+                "--threads",
+                str(self.threads),
                 "--bind",
                 f"127.0.0.1:{self.port}",
                 # A graceful stop finishes requests under way; ten seconds is plenty here.

@@ -1,0 +1,221 @@
+"""A database that will not take writes for a while stops saves and logins only while it
+lasts, and `/health/` says so meanwhile.
+
+A real gunicorn shaped as production runs it (2 workers of 4 threads each) serves a table
+recording hands. Then, for a few seconds, the database refuses writes:
+
+- SQLite: its file and WAL files are made immutable (`chattr +i`, which holds even for root,
+  as a read-only remount, a backup tool or a permissions slip would);
+- PostgreSQL: `ALTER DATABASE ... SET default_transaction_read_only = on`, and the app's
+  connections are ended so that each opens a new one under it (a connection already open
+  keeps writing: PostgreSQL gives a database's defaults to new connections only).
+
+Meanwhile every save and every login answers the 503 page saying nothing can be saved
+(`Club-Database: read-only`, which the tablet's words follow), or no answer at all (a SQLite
+worker that met the read-only WAL index in memory: SIGBUS; gunicorn starts another), and
+`/health/` answers 503 "database read-only". Once the database takes writes again, saves,
+logins and `/health/` work again within seconds, in every worker and thread, with no
+restart, and the table holds exactly the hands it was told were saved.
+"""
+
+from __future__ import annotations
+
+import http.client
+import shutil
+import subprocess
+import time
+import urllib.parse
+from collections import Counter
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.urls import reverse
+
+from games.models import Match
+from games.start import start_play
+from scoring.models import Hand
+from tests.factories import PASSWORD, UserFactory
+from tests.faults import FIGURES
+from tests.faults.server import Gunicorn
+from tests.faults.test_restart import Tablet, win
+from tests.games.helpers import seated_members, seated_session
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Seconds the database refuses writes, and within which everything must work again after.
+READ_ONLY_FOR, BACK_WITHIN = 3.0, 10.0
+# Rounds (a save, a login, a health probe) answered rightly in a row: more than the 8
+# threads, so every worker and thread has shown it is over it.
+IN_A_ROW = 12
+NOTHING_SAVED = "Nothing can be saved just now"
+
+
+@pytest.fixture
+def server(transactional_db, club):
+    gunicorn = Gunicorn(threads=4)
+    gunicorn.start()
+    gunicorn.wait_until_ready()
+    yield gunicorn
+    gunicorn.close()
+
+
+def answer(server: Gunicorn, method: str, path: str, body: str = "", headers=None):
+    """(status, Club-Database header, body); status 0 when the connection was dropped."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        conn.request(method, path, body=body or None, headers=headers or {})
+        response = conn.getresponse()
+        text = response.read().decode(errors="replace")
+        return response.status, response.getheader("Club-Database", ""), text
+    except (OSError, http.client.HTTPException):
+        return 0, "", ""
+    finally:
+        conn.close()
+
+
+def health(server: Gunicorn):
+    status, _, text = answer(server, "GET", "/health/")
+    return status, text.strip()
+
+
+def log_in(server: Gunicorn, username: str):
+    csrf = "k" * 32
+    return answer(
+        server,
+        "POST",
+        reverse("login"),
+        urllib.parse.urlencode({"username": username, "password": PASSWORD}),
+        {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": f"{settings.CSRF_COOKIE_NAME}={csrf}",
+            "X-CSRFToken": csrf,
+        },
+    )
+
+
+class Table:
+    """A table's tablet recording hands; a hand not saved is sent again, unchanged."""
+
+    def __init__(self, server: Gunicorn, match: Match, user):
+        self.server = server
+        self.tablet = Tablet(server, user)
+        self.match = match
+        self.path = reverse("scoring:win", args=[match.session_id, match.table_number])
+        self.saved: list[int] = []
+
+    def save(self):
+        number = len(self.saved) + 1
+        status, header, page = answer(
+            self.server,
+            "POST",
+            self.path,
+            urllib.parse.urlencode(win(self.match, number)),
+            self.tablet.headers(),
+        )
+        if status == 200:
+            assert f"Hand {number} saved:" in page, page[:1000]
+            self.saved.append(number)
+        return status, header, page
+
+
+def chattr(flag: str, files: list[Path]) -> None:
+    for file in files:
+        if file.exists():
+            subprocess.run(["chattr", flag, str(file)], check=True, capture_output=True)
+
+
+@contextmanager
+def database_read_only():
+    if connection.vendor == "sqlite":
+        name = Path(connection.settings_dict["NAME"])
+        files = [name, Path(f"{name}-wal"), Path(f"{name}-shm")]
+        if shutil.which("chattr") is None:
+            pytest.skip("chattr (e2fsprogs) is needed to make the database file read-only")
+        try:
+            chattr("+i", files)
+        except subprocess.CalledProcessError as error:
+            chattr("-i", files)
+            pytest.skip(f"cannot make the database file immutable here: {error.stderr}")
+        try:
+            yield
+        finally:
+            chattr("-i", files)
+        return
+    database = connection.ops.quote_name(connection.settings_dict["NAME"])
+    with connection.cursor() as cursor:
+        cursor.execute(f"ALTER DATABASE {database} SET default_transaction_read_only = on")
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"ALTER DATABASE {database} RESET default_transaction_read_only")
+
+
+def test_a_read_only_database_stops_writes_only_while_it_lasts(server, club):
+    club.rule_set = "u3a"
+    club.save()
+    session = seated_session(club, sizes=(4,))
+    start_play(session)
+    east = seated_members(session, 1)[0]
+    east.user = UserFactory()
+    east.save()
+    table = Table(server, Match.objects.get(session=session), east.user)
+    coordinator = UserFactory()
+
+    assert table.save()[0] == 200
+    assert log_in(server, coordinator.username)[0] == 302
+    assert health(server) == (200, "ok")
+
+    during = Counter()
+    with database_read_only():
+        until = time.monotonic() + READ_ONLY_FOR
+        while time.monotonic() < until:
+            for kind, (status, header, page) in (
+                ("save", table.save()),
+                ("login", log_in(server, coordinator.username)),
+            ):
+                during[f"{kind} {status or 'dropped'}"] += 1
+                # No save or login goes through, and none is answered with an error page
+                # or "try again in a minute": the page says nothing can be saved.
+                assert status in (0, 503), (kind, status, page[:1000])
+                if status == 503:
+                    assert header == "read-only" and NOTHING_SAVED in page, page[:1000]
+                    assert "try again in a minute" not in page
+            assert health(server) == (503, "database read-only")
+            during["health 503"] += 1
+
+    began, first, streak = time.monotonic(), None, 0
+    after = Counter()
+    while streak < IN_A_ROW:
+        assert time.monotonic() - began < BACK_WITHIN, (
+            f"not working again {BACK_WITHIN} s after the database was writable: "
+            f"{dict(after)}\n{server.log_tail()}"
+        )
+        round_ = (table.save()[0], log_in(server, coordinator.username)[0], health(server))
+        after[str(round_)] += 1
+        if round_ == (200, 302, (200, "ok")):
+            first = first or time.monotonic() - began
+            streak += 1
+        else:
+            streak = 0
+    back = time.monotonic() - began
+
+    log = Path(server.log.name).read_text(errors="replace")
+    line = (
+        f"[read-only] {connection.vendor}: {READ_ONLY_FOR:.0f} s read-only, "
+        f"{dict(sorted(during.items()))}, workers lost to SIGBUS: {log.count('SIGBUS')}; "
+        f"first save after {first:.2f} s, {IN_A_ROW} rounds in a row after {back:.2f} s"
+    )
+    print("\n" + line)
+    FIGURES.append(line)
+
+    # The table holds exactly the hands its tablet was told were saved.
+    hands = Hand.objects.filter(match=table.match).order_by("number")
+    assert list(hands.values_list("number", flat=True)) == table.saved
