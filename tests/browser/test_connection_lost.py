@@ -93,22 +93,46 @@ WAITING = "#outbox-notice .outbox-count"
 SENT = "Everything waiting has been sent"
 
 
-def test_a_save_answered_by_the_restarting_server_says_so_and_keeps_the_entries(table_page):
-    """The 503 page (the club's computer restarting) is an answer: the button says the hand
-    was not saved, the message is beside it, the entries stay, and pressing again saves."""
+# The two 503s: the club's computer restarting, and its database refusing writes (read-only
+# or full: club/read_only.py), whose page says so in a header the tablet's words follow.
+ANSWERS_503 = {
+    "restarting": (
+        {},
+        RESTARTING,
+        ["The scores are safe", "press the button again in a minute"],
+    ),
+    "read-only": (
+        {"Club-Database": "read-only"},
+        "cannot save anything just now",
+        [
+            "What was saved before is safe",
+            "press the button again in a little while",
+            "If it still fails after a few minutes, tell the coordinator",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("why", ANSWERS_503)
+def test_a_save_answered_with_the_503_page_says_why_and_keeps_the_entries(table_page, why):
+    """The 503 page is an answer: the button says the hand was not saved, the message
+    beside it says why in words that fit (a restart is a minute; a database refusing
+    writes has no set time and is the coordinator's to hear of), the entries stay, and
+    pressing again saves."""
     page, match = table_page
+    headers, words, more = ANSWERS_503[why]
     fill_win(page)
     save = page.locator("#win-form .save-button")
     expect(save).to_have_text("Save hand 1")
     page.evaluate(WATCH_SAVE)
     page.route(
         WIN_URL,
-        lambda route: route.fulfill(status=503, body="Please try again in a minute"),
+        lambda route: route.fulfill(status=503, headers=headers, body="Not now"),
     )
     save.click()
-    alert = page.get_by_role("alert").filter(has_text=RESTARTING)
-    expect(alert).to_contain_text("The scores are safe")
-    expect(alert).to_contain_text("press the button again in a minute")
+    alert = page.get_by_role("alert").filter(has_text=words)
+    for text in more:
+        expect(alert).to_contain_text(text)
     expect(save).to_have_text(UNSAVED)
     assert page.evaluate("window.saveSaid") == ["Saving…", UNSAVED]
     expect_beside_save(page, alert)
