@@ -10,6 +10,9 @@ itself once the database takes writes again.
   (SQLite shares its file handles within a process). So a SQLite connection opened while the
   files cannot be written is closed when its request ends, whatever CONN_MAX_AGE says: no
   idle thread keeps one, and the first request after the files are writable again writes.
+- Once the SQLite files cannot be written, the process's connections kept from earlier
+  requests are closed before a request opens one (`before_request`): that spares the
+  worker a SIGBUS.
 - `write_refused()` is the health check's probe (front/health.py).
 """
 
@@ -17,10 +20,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 from pathlib import Path
 
-from django.db import DatabaseError, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 # SQLite's words for a write the file or disk refused.
 SQLITE_REFUSALS = (
@@ -77,6 +82,47 @@ def opened(sender, connection, **kwargs) -> None:
         connection.settings_dict["NAME"]
     ):
         close_when_request_ends(connection)
+
+
+# This process's SQLite connections kept between requests, by thread: while a thread waits
+# for its next request, another may close its connection (see `before_request`).
+_kept_lock = threading.Lock()
+_kept: dict[int, BaseDatabaseWrapper] = {}
+
+
+def after_request(sender, **kwargs) -> None:
+    """`request_finished`: this thread's SQLite connection is listed while it waits."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor == "sqlite" and db.connection is not None:
+        with _kept_lock:
+            _kept[threading.get_ident()] = db
+
+
+def before_request(sender, **kwargs) -> None:
+    """`request_started`: once the SQLite files cannot be written, the connections kept from
+    earlier requests are closed before this request opens one: every waiting thread's, and
+    this thread's own. The new connection then opens the files read-only, and SQLite never
+    writes to the WAL index it shares in memory between a process's connections (the -shm
+    file): a write there, which any first read after a save makes, to a file that stopped
+    taking writes kills the process (SIGBUS). Three access() calls a request."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "sqlite":
+        return
+    writable = sqlite_files_writable(db.settings_dict["NAME"])
+    with _kept_lock:
+        _kept.pop(threading.get_ident(), None)
+        if writable:
+            return
+        for waiting in _kept.values():
+            # Its thread is between requests (it takes itself off the list first), so its
+            # connection is not in use; it opens a new one when it next needs one.
+            raw, waiting.connection = waiting.connection, None
+            if raw is not None:
+                with contextlib.suppress(Exception):
+                    raw.close()
+        _kept.clear()
+    if db.connection is not None and not db.in_atomic_block:
+        db.close()
 
 
 def write_refused() -> str:
