@@ -57,6 +57,22 @@ def sqlite_files_writable(name) -> bool:
     return all(os.access(file, os.W_OK) for file in files if file.exists())
 
 
+# Free space under which a SQLite database's disk counts as full: a hand is a few pages of
+# 4 KiB, and the WAL grows to about 4 MB before it is written back into the database.
+DISK_FULL_UNDER = 1024 * 1024
+
+
+def sqlite_disk_full(name) -> bool:
+    """Whether the disk holding the SQLite database `name` is (nearly) full: one statvfs()
+    call. root may use the blocks kept back for it; anyone else may not."""
+    name = str(name)
+    if name == ":memory:" or name.startswith("file:"):
+        return False
+    disk = os.statvfs(Path(name).parent)
+    free = disk.f_bfree if os.geteuid() == 0 else disk.f_bavail
+    return free * disk.f_frsize < DISK_FULL_UNDER
+
+
 def close_when_request_ends(db) -> None:
     """Django closes a connection past its CONN_MAX_AGE when a request ends."""
     db.close_at = time.monotonic()
@@ -127,13 +143,16 @@ def before_request(sender, **kwargs) -> None:
 
 def write_refused() -> str:
     """Why a write would be refused right now ("" when one would be taken), by taking the
-    write lock and giving it back. SQLite: the files' write permission, then
-    `BEGIN IMMEDIATE` and `COMMIT` around a `SELECT 1` (it waits while another request
-    writes, a few milliseconds). PostgreSQL: `SHOW transaction_read_only` (a read-only
+    write lock and giving it back. SQLite: the files' write permission and the disk's free
+    space, then `BEGIN IMMEDIATE` and `COMMIT` around a `SELECT 1` (it waits while another
+    request writes, a few milliseconds). PostgreSQL: `SHOW transaction_read_only` (a read-only
     database or a standby). Raises the database's error when it cannot be reached."""
     if connection.vendor == "sqlite":
-        if not sqlite_files_writable(connection.settings_dict["NAME"]):
+        name = connection.settings_dict["NAME"]
+        if not sqlite_files_writable(name):
             return "read-only"
+        if sqlite_disk_full(name):
+            return "disk full"
         try:
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute("SELECT 1")

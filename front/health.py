@@ -1,9 +1,10 @@
 """`GET /health/`: whether this app server can answer and save, for a load balancer's probe.
 
 It takes the database's write lock and gives it back (club/read_only.py: SQLite checks its
-files' write permission and runs `BEGIN IMMEDIATE`, `SELECT 1`, `COMMIT`; PostgreSQL asks
-`SHOW transaction_read_only`), and answers "ok" (200), "database read-only" (503) when a
-write would be refused, or "database unreachable" (503) when the database does not answer.
+files' write permission and its disk's free space, and runs `BEGIN IMMEDIATE`, `SELECT 1`,
+`COMMIT`; PostgreSQL asks `SHOW transaction_read_only`), and answers "ok" (200), "database
+read-only" or "database disk full" (503) when a write would be refused, or "database
+unreachable" (503) when the database does not answer.
 A connection found read-only is dropped, so the next probe, like the next request, sees the
 database afresh. It reads no session and sets no cookie, needs no login, belongs to no club,
 and is exempt from the HTTPS redirect (SECURE_REDIRECT_EXEMPT), since balancers probe over
@@ -40,5 +41,5 @@ def health(request):
     if refused:
         logger.warning("Health check: the database refuses writes (%s)", refused)
         drop_connections()
-        return unhealthy("database read-only")
+        return unhealthy(f"database {refused}")
     return HttpResponse("ok\n", content_type="text/plain")

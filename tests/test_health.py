@@ -3,6 +3,9 @@ and given back), 503 "database read-only" when it would be refused, 503 "databas
 unreachable" when the database does not answer; no session, no cookie, no login, no HTTPS
 redirect. tests/faults/test_read_only.py makes a real server's database read-only."""
 
+from types import SimpleNamespace
+from unittest import mock
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -85,6 +88,16 @@ def test_503_read_only_when_a_write_would_be_refused_then_ok_when_it_would_not(c
         assert not response.cookies
         response = client.get("/health/")
     assert response.status_code == 200 and response.content == b"ok\n"
+
+
+def test_503_disk_full_when_the_sqlite_database_has_no_room_left(client, db):
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL's disk is the database server's own")
+    full = SimpleNamespace(f_bfree=100, f_bavail=0, f_frsize=4096)  # 400 KiB: under 1 MiB
+    with mock.patch("club.read_only.os.statvfs", return_value=full):
+        response = client.get("/health/")
+    assert response.status_code == 503 and response.content == b"database disk full\n"
+    assert client.get("/health/").content == b"ok\n"
 
 
 def test_plain_http_is_not_redirected_to_https(client, db, settings):

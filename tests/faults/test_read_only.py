@@ -21,9 +21,12 @@ restart, no worker has died, and the table holds exactly the hands it was told w
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import shutil
+import sqlite3
 import subprocess
+import tempfile
 import time
 import urllib.parse
 from collections import Counter
@@ -161,7 +164,8 @@ def database_read_only():
             cursor.execute(f"ALTER DATABASE {database} RESET default_transaction_read_only")
 
 
-def test_a_read_only_database_stops_writes_only_while_it_lasts(server, club):
+def evening(server: Gunicorn, club) -> tuple[Table, object]:
+    """A table in play under u3a rules with its East player's tablet, and a coordinator."""
     club.rule_set = "u3a"
     club.save()
     session = seated_session(club, sizes=(4,))
@@ -169,9 +173,16 @@ def test_a_read_only_database_stops_writes_only_while_it_lasts(server, club):
     east = seated_members(session, 1)[0]
     east.user = UserFactory()
     east.save()
-    table = Table(server, Match.objects.get(session=session), east.user)
-    coordinator = UserFactory()
+    return Table(server, Match.objects.get(session=session), east.user), UserFactory()
 
+
+def refused_then_back(
+    server: Gunicorn, table: Table, coordinator, fault, what: str, some_fit: bool = False
+) -> list:
+    """Saves and logins work; within `fault` they are refused with the page that says
+    nothing can be saved (`some_fit`: or taken, on a full disk, in room a refused one had
+    claimed) and /health/ says `database <what>`; after it, they work again within
+    BACK_WITHIN seconds. Returns the hand numbers the tablet was told were saved."""
     assert log_in(server, coordinator.username)[0] == 302
     assert health(server) == (200, "ok")
     # Saves last: the first read after a save is what used to write to SQLite's WAL index in
@@ -180,7 +191,7 @@ def test_a_read_only_database_stops_writes_only_while_it_lasts(server, club):
         assert table.save()[0] == 200
 
     during = Counter()
-    with database_read_only():
+    with fault():
         until = time.monotonic() + READ_ONLY_FOR
         while time.monotonic() < until:
             for kind, (status, header, page) in (
@@ -188,20 +199,23 @@ def test_a_read_only_database_stops_writes_only_while_it_lasts(server, club):
                 ("login", log_in(server, coordinator.username)),
             ):
                 during[f"{kind} {status or 'dropped'}"] += 1
+                if some_fit and status == {"save": 200, "login": 302}[kind]:
+                    continue
                 # No save or login goes through, each is answered (no worker died), and
                 # not with an error page or "try again in a minute": the page says
                 # nothing can be saved.
                 assert status == 503, (kind, status, page[:1000], server.log_tail())
                 assert header == "read-only" and NOTHING_SAVED in page, page[:1000]
                 assert "try again in a minute" not in page
-            assert health(server) == (503, "database read-only")
+            assert health(server) == (503, f"database {what}")
             during["health 503"] += 1
+    assert during["save 503"] and during["login 503"], during
 
     began, first, streak = time.monotonic(), None, 0
     after = Counter()
     while streak < IN_A_ROW:
         assert time.monotonic() - began < BACK_WITHIN, (
-            f"not working again {BACK_WITHIN} s after the database was writable: "
+            f"not working again {BACK_WITHIN} s after the database took writes again: "
             f"{dict(after)}\n{server.log_tail()}"
         )
         round_ = (table.save()[0], log_in(server, coordinator.username)[0], health(server))
@@ -215,7 +229,7 @@ def test_a_read_only_database_stops_writes_only_while_it_lasts(server, club):
 
     log = Path(server.log.name).read_text(errors="replace")
     line = (
-        f"[read-only] {connection.vendor}: {READ_ONLY_FOR:.0f} s read-only, "
+        f"[{what}] {connection.vendor}: {READ_ONLY_FOR:.0f} s, "
         f"{dict(sorted(during.items()))}; first save after {first:.2f} s, "
         f"{IN_A_ROW} rounds in a row after {back:.2f} s"
     )
@@ -224,7 +238,71 @@ def test_a_read_only_database_stops_writes_only_while_it_lasts(server, club):
     # No worker died: none wrote to SQLite's WAL index in memory once its file stopped
     # taking writes (SIGBUS), and none was restarted.
     assert "SIGBUS" not in log and log.count("Booting worker") == WORKERS, log[-3000:]
+    return table.saved
 
+
+def test_a_read_only_database_stops_writes_only_while_it_lasts(server, club):
+    table, coordinator = evening(server, club)
+    saved = refused_then_back(server, table, coordinator, database_read_only, "read-only")
     # The table holds exactly the hands its tablet was told were saved.
     hands = Hand.objects.filter(match=table.match).order_by("number")
-    assert list(hands.values_list("number", flat=True)) == table.saved
+    assert list(hands.values_list("number", flat=True)) == saved
+
+
+@contextmanager
+def small_disk():
+    """A 16 MiB disk of its own (tmpfs), mounted for the test."""
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL's disk is the database server's own, out of the test's reach")
+    folder = Path(tempfile.mkdtemp(prefix="small-disk-"))
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(folder)], capture_output=True
+    )
+    if mounted.returncode:
+        folder.rmdir()
+        pytest.skip(f"cannot mount a small disk here: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+        folder.rmdir()
+
+
+def test_a_full_disk_stops_writes_only_while_it_lasts(transactional_db, club):
+    """SQLite: the database is copied onto a small disk of its own, served from there, and
+    the disk filled for a while, then given room again."""
+    with small_disk() as disk:
+        server = Gunicorn(threads=THREADS)
+        table, coordinator = evening(server, club)  # logs in (the session) before the copy
+        copy = disk / "club.sqlite3"
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM INTO %s", [str(copy)])
+        server.env["DATABASE_URL"] = f"sqlite:///{copy}"
+        filler = disk / "filler"
+
+        @contextmanager
+        def disk_full():
+            with filler.open("wb", buffering=0) as out:
+                for size in (65536, 4096, 1):  # to the last byte
+                    with contextlib.suppress(OSError):
+                        while out.write(b"\0" * size):
+                            pass
+            try:
+                yield
+            finally:
+                filler.unlink()
+
+        try:
+            server.start()
+            server.wait_until_ready()
+            saved = refused_then_back(
+                server, table, coordinator, disk_full, "disk full", some_fit=True
+            )
+        finally:
+            server.close()
+        with contextlib.closing(sqlite3.connect(copy)) as database:
+            numbers = database.execute(
+                f"SELECT number FROM {Hand._meta.db_table} WHERE match_id = ? ORDER BY number",
+                [table.match.pk],
+            ).fetchall()
+        assert [number for (number,) in numbers] == saved
