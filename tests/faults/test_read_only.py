@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -59,9 +60,20 @@ NOTHING_SAVED = "Nothing can be saved just now"
 THREADS = 4
 
 
-@pytest.fixture
-def server(transactional_db, club):
+# How the workers hold their connections: kept CONN_MAX_AGE seconds (the default), or, on
+# PostgreSQL, Django's pool (compose.yaml turns it on), where a read-only connection given
+# back would be handed out again.
+CONNECTIONS = {
+    "kept": {"DB_POOL_MAX_SIZE": "", "CONN_MAX_AGE": ""},
+    "pooled": {"DB_POOL_MAX_SIZE": str(THREADS), "CONN_MAX_AGE": "0"},
+}
+POSTGRESQL = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
+
+
+@pytest.fixture(params=["kept", "pooled"] if POSTGRESQL else ["kept"])
+def server(request, transactional_db, club):
     gunicorn = Gunicorn(threads=THREADS)
+    gunicorn.env.update(CONNECTIONS[request.param])
     gunicorn.start()
     gunicorn.wait_until_ready()
     yield gunicorn
@@ -229,7 +241,8 @@ def refused_then_back(
 
     log = Path(server.log.name).read_text(errors="replace")
     line = (
-        f"[{what}] {connection.vendor}: {READ_ONLY_FOR:.0f} s, "
+        f"[{what}] {connection.vendor}, connections "
+        f"{'pooled' if server.env.get('DB_POOL_MAX_SIZE') else 'kept'}: {READ_ONLY_FOR:.0f} s, "
         f"{dict(sorted(during.items()))}; first save after {first:.2f} s, "
         f"{IN_A_ROW} rounds in a row after {back:.2f} s"
     )
