@@ -22,6 +22,7 @@ import contextlib
 import os
 import threading
 import time
+import weakref
 from pathlib import Path
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
@@ -101,9 +102,10 @@ def opened(sender, connection, **kwargs) -> None:
 
 
 # This process's SQLite connections kept between requests, by thread: while a thread waits
-# for its next request, another may close its connection (see `before_request`).
+# for its next request, another may close its connection (see `before_request`). Weak, so
+# a thread that ends takes its connection with it.
 _kept_lock = threading.Lock()
-_kept: dict[int, BaseDatabaseWrapper] = {}
+_kept: weakref.WeakValueDictionary[int, BaseDatabaseWrapper] = weakref.WeakValueDictionary()
 
 
 def after_request(sender, **kwargs) -> None:
@@ -129,7 +131,7 @@ def before_request(sender, **kwargs) -> None:
         _kept.pop(threading.get_ident(), None)
         if writable:
             return
-        for waiting in _kept.values():
+        for waiting in list(_kept.values()):
             # Its thread is between requests (it takes itself off the list first), so its
             # connection is not in use; it opens a new one when it next needs one.
             raw, waiting.connection = waiting.connection, None
