@@ -328,7 +328,8 @@ class SignupForm(forms.Form):
         max_length=40,
         required=False,
         help_text="Lower-case letters, digits and dashes. Leave it empty to make one from the "
-        "club's name.",
+        "club's name. The club keeps this address: clubs that start here later change no "
+        "other club's address.",
         widget=forms.TextInput(attrs={"autocapitalize": "none", "spellcheck": "false"}),
     )
     rule_set = forms.ChoiceField(
@@ -418,4 +419,5 @@ class SignupForm(forms.Form):
             data["username"],
             data["password1"],
             data["email"],
+            signed_up=True,
         )

@@ -87,7 +87,10 @@ def test_a_club_starts_and_its_coordinator_is_logged_in_at_its_address(
     assert Coordinator.objects.filter(club=club, user=user).exists()
     assert int(client.session["_auth_user_id"]) == user.pk
     home = client.get(response["Location"]).content.decode()
-    assert "Thursday Mahjong is started. Welcome, coordinator!" in home
+    assert (
+        "Thursday Mahjong is started at testserver/c/thursday-mahjong/, and stays at that "
+        "address when other clubs start here. Welcome, coordinator!"
+    ) in home
     assert "Your first evening in three steps" in home
     assert 'href="/c/thursday-mahjong/club/members/add/"' in home
 
