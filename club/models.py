@@ -58,7 +58,8 @@ def validate_time_zone(name: str) -> None:
 
 class ClubQuerySet(models.QuerySet):
     def current(self) -> "Club":
-        """The club of a single-club installation, created on first use. (Where several
+        """The club of a single-club installation, created on first use (as the first club,
+        it takes the site's root: `Club.save`). (Where several
         clubs share an installation, requests find theirs by the address: club/middleware.py;
         commands by `--club SLUG`: `Club.objects.for_command`.)"""
         club = self.order_by("pk").first()
