@@ -327,9 +327,9 @@ class SignupForm(forms.Form):
         label="The club's address",
         max_length=40,
         required=False,
-        help_text="Lower-case letters, digits and dashes. Leave it empty to make one from the "
-        "club's name. The club keeps this address: clubs that start here later change no "
-        "other club's address.",
+        help_text="Lower-case letters and digits, with a dash between words. Leave it empty to "
+        "make one from the club's name. The club keeps this address for good: clubs that "
+        "start here later never change it.",
         widget=forms.TextInput(attrs={"autocapitalize": "none", "spellcheck": "false"}),
     )
     rule_set = forms.ChoiceField(

@@ -63,6 +63,7 @@ def test_the_page_asks_for_the_club_and_its_first_coordinator(client, many_clubs
     for name in ("name", "slug", "username", "password1", "password2", "email"):
         assert f'name="{name}"' in page
     assert "testserver/c/</span>" in page  # the address's prefix, shown before the field
+    assert "The club keeps this address for good: clubs that start here later never" in page
     # Each rule set with a sentence saying what it is, the first club's usual one chosen.
     assert 'type="radio" name="rule_set" value="classical"' in page
     assert "Points for going out and for each set and pair" in page
