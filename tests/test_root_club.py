@@ -123,7 +123,7 @@ def test_every_address_of_the_club_at_the_root_answers_the_same_after_other_club
 # --- Which club is at the root, and who changes it ------------------------------------------
 
 
-def start_on_an_empty_installation(way: str, client, settings) -> Club:
+def start_on_an_empty_installation(way: str, client, settings, tmp_path=None) -> Club:
     if way == "the first page opened":
         client.get("/")
         return Club.objects.get()
@@ -136,15 +136,19 @@ def start_on_an_empty_installation(way: str, client, settings) -> Club:
             backup.to_json(backup.export_club(Club.objects.create(name="Old", slug="old")))
         )
         Club.objects.all().delete()
-        backup.import_club(data, slug="restored")
+        path = tmp_path / "old.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        out = io.StringIO()
+        call_command("import_club", str(path), "--slug", "restored", stdout=out)
+        assert "so it is also served at the site's root (/)" in out.getvalue()
         return Club.objects.get()
     settings.CLUB_SIGNUP = True
     return start_by_signup()
 
 
 @pytest.mark.parametrize("way", ["the first page opened", "create_club", "import_club"])
-def test_the_first_club_takes_the_root_in_the_write_that_makes_it(client, settings, way):
-    club = start_on_an_empty_installation(way, client, settings)
+def test_the_first_club_takes_the_root_in_the_write_that_makes_it(client, settings, tmp_path, way):
+    club = start_on_an_empty_installation(way, client, settings, tmp_path)
     assert club.served_at_root
     assert f"Welcome to {club.name}" in Client().get("/").content.decode()
 
