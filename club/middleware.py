@@ -8,10 +8,12 @@ runs inside the club's scope (club/scoping.py: every query of club data is that 
 and its time zone.
 
 Without the prefix:
-- an installation with one club serves it at `/` as it always has (`make run`, old links);
-  so does one whose operator names a `HOME_CLUB`;
-- otherwise `/` lists the clubs, and the site's own pages (sign-up, the health check, the
-  operators' admin) answer there; any other address is a plain 404.
+- the club recorded as served at the root (`Club.served_at_root`: the installation's first
+  club, or the operators' choice) answers there, as it always has (`make run`, old links,
+  the tablets' pages), however many clubs come after it; an operator's `HOME_CLUB` names
+  another;
+- with no such club, `/` lists the clubs, and the site's own pages (sign-up, the health
+  check, the operators' admin) answer there; any other address is a plain 404.
 
 The admin is the operators' and sees every club: it runs with the scope switched off.
 """
@@ -124,14 +126,13 @@ def club_address(request, club: Club, viewname: str, args=()) -> str:
 
 
 def root_club() -> Club | None:
-    """The club served without a prefix: the operator's HOME_CLUB, or the only club (made
-    on first use, as a new installation has none)."""
-    if settings.HOME_CLUB:
-        return Club.objects.filter(slug=settings.HOME_CLUB).first()
-    clubs = list(Club.objects.order_by("pk")[:2])
-    if not clubs:
+    """The club served without a prefix: the operators' HOME_CLUB, or the club recorded as
+    the root (club/models.py). A new installation's first request makes its club, which
+    takes the root; one that lets clubs sign up starts with none (its root lists them)."""
+    club = Club.objects.at_root(settings.HOME_CLUB)
+    if club is None and not settings.CLUB_SIGNUP and not Club.objects.exists():
         return Club.objects.current()
-    return clubs[0] if len(clubs) == 1 else None
+    return club
 
 
 def _in_scope(chunks, club):

@@ -10,13 +10,14 @@ from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import IntegrityError, models, transaction
 from django.db.models import F, ProtectedError, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from club.addresses import SLUG_MESSAGE, validate_club_slug  # noqa: F401 (used by migrations)
 from club.refusals import Refused
 from club.scoping import ClubRow, ClubRowQuerySet, club_scoped
 from club.seating.planner import SeatingError, Wind
@@ -47,13 +48,6 @@ def validate_placing_points(text: str) -> None:
 FIRST_CLUB_NAME = "Our Mahjong Club"
 FIRST_CLUB_SLUG = "our-club"
 
-# A club's address, /c/<slug>/: lower-case letters, digits and dashes, as printed sheets and
-# emails show it.
-SLUG_MESSAGE = (
-    "The address may use lower-case letters, digits and dashes only (3 to 40 of them), "
-    "starting with a letter, e.g. “thursday-mahjong”."
-)
-validate_club_slug = RegexValidator(r"^[a-z][a-z0-9-]{2,39}$", SLUG_MESSAGE)
 TIME_ZONE_MESSAGE = "Please choose a time zone from the list, e.g. Europe/London."
 
 
@@ -64,7 +58,8 @@ def validate_time_zone(name: str) -> None:
 
 class ClubQuerySet(models.QuerySet):
     def current(self) -> "Club":
-        """The club of a single-club installation, created on first use. (Where several
+        """The club of a single-club installation, created on first use (as the first club,
+        it takes the site's root: `Club.save`). (Where several
         clubs share an installation, requests find theirs by the address: club/middleware.py;
         commands by `--club SLUG`: `Club.objects.for_command`.)"""
         club = self.order_by("pk").first()
@@ -72,6 +67,25 @@ class ClubQuerySet(models.QuerySet):
             # Two first requests at once make one club: the address is unique.
             club, _ = self.get_or_create(slug=FIRST_CLUB_SLUG, defaults={"name": FIRST_CLUB_NAME})
         return club
+
+    def at_root(self, home: str = "") -> "Club | None":
+        """The club served at the site's root: the club at the address `home` (the
+        operators' HOME_CLUB setting) if there is one, else the club recorded as the root.
+        One query on an index, as it runs for every request without a club's address."""
+        wanted = Q(served_at_root=True) | Q(slug=home) if home else Q(served_at_root=True)
+        found = sorted(self.filter(wanted)[:2], key=lambda club: club.slug != home)
+        return found[0] if found else None
+
+    @transaction.atomic
+    def serve_at_root(self, club: "Club | None") -> None:
+        """The operators' choice of the club served at the site's root (None: no club; the
+        root lists the clubs). Every club keeps its `/c/<slug>/` address."""
+        self.filter(served_at_root=True).exclude(pk=getattr(club, "pk", None)).update(
+            served_at_root=False
+        )
+        if club is not None:
+            self.filter(pk=club.pk).update(served_at_root=True)
+            club.served_at_root = True
 
     def for_command(self, slug: str | None) -> "Club":
         """The club a management command works on: the one named by `--club SLUG`, or the
@@ -105,6 +119,11 @@ class Club(models.Model):
     name = models.CharField(max_length=120)
     # The club's address on a shared installation: /c/<slug>/ (club/middleware.py).
     slug = models.CharField("address", max_length=40, unique=True, validators=[validate_club_slug])
+    # The one club whose pages are also at the site's root (`/standings/` as well as
+    # `/c/<slug>/standings/`): recorded when the installation's first club is made, changed
+    # only by the operators (`manage.py club_at_root`, the admin), never by clubs coming or
+    # going, so the addresses on its tablets, printed cards and home-screen icons last.
+    served_at_root = models.BooleanField("served at the site's root", default=False, editable=False)
     # Dates and times on the club's pages ("tonight", when a hand was recorded) are the
     # club's own, whatever the server's.
     time_zone = models.CharField(
@@ -217,10 +236,24 @@ class Club(models.Model):
             models.CheckConstraint(
                 condition=Q(min_sessions__lte=MAX_MIN_SESSIONS), name="min_sessions_in_range"
             ),
+            # At most one club at the root; the index also finds it on every request.
+            models.UniqueConstraint(
+                fields=["served_at_root"],
+                condition=Q(served_at_root=True),
+                name="one_club_at_the_root",
+                violation_error_message="Another club is served at the site's root already.",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        # The installation's first club takes the root, in the same write that makes it
+        # (two first clubs at once: the constraint above lets one in).
+        if self._state.adding and not type(self).objects.exists():
+            self.served_at_root = True
+        super().save(*args, **kwargs)
 
     @property
     def placing_points_list(self) -> list[float]:

@@ -1,5 +1,5 @@
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from club.models import Club
 from scoring.rules import rule_set_choices, validate_club_rules
@@ -25,4 +25,21 @@ class ClubAdminForm(forms.ModelForm):
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
     form = ClubAdminForm
-    list_display = ["name", "rule_set", "starting_tally"]
+    list_display = ["name", "slug", "served_at_root", "rule_set", "starting_tally"]
+    readonly_fields = ["served_at_root"]
+    actions = ["serve_at_root"]
+
+    @admin.action(description="Serve the chosen club at the site's root")
+    def serve_at_root(self, request, queryset):
+        """The operators' choice (as `manage.py club_at_root`): the club's pages answer at
+        `/` as well as at `/c/<slug>/`; the club that was there keeps only its `/c/<slug>/`."""
+        chosen = list(queryset[:2])
+        if len(chosen) != 1:
+            self.message_user(request, "Please choose one club.", messages.ERROR)
+            return
+        Club.objects.serve_at_root(chosen[0])
+        self.message_user(
+            request,
+            f"{chosen[0].name} is served at the site's root, and at /c/{chosen[0].slug}/.",
+            messages.SUCCESS,
+        )

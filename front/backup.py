@@ -45,6 +45,7 @@ from django.db import DataError, IntegrityError, connection, models, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from club.addresses import RESERVED_SLUGS
 from club.refusals import Refused
 from club.scoping import ClubRow, scope
 from games.models import new_code
@@ -630,6 +631,8 @@ def _address_from_name(name: str) -> str:
     base = ADDRESS.sub("-", str(name).lower()).strip("-")[:36].strip("-")
     if not base or not base[0].isalpha() or len(base) < 3:
         base = f"club-{base}".strip("-") if base else "club"
+    if base in RESERVED_SLUGS:  # the site's own word ("club" for a club with no name)
+        base = f"{base}-club"
     return base
 
 
@@ -643,7 +646,11 @@ def _untouched_club():
     if len(clubs) != 1:
         return None
     fresh = Club(name=FIRST_CLUB_NAME, slug=FIRST_CLUB_SLUG)
-    fields = [f.attname for f in Club._meta.concrete_fields if not f.primary_key]
+    fields = [
+        f.attname
+        for f in Club._meta.concrete_fields
+        if not f.primary_key and f.name != "served_at_root"  # it is, as the first club
+    ]
     if not all(getattr(clubs[0], name) == getattr(fresh, name) for name in fields):
         return None
     with scope(club=clubs[0]):
@@ -662,7 +669,10 @@ def _address(check: BackupCheck, slug: str | None) -> str:
     try:
         validate_club_slug(address)
     except ValidationError as error:
-        raise BackupRefused(f"“{address}” cannot be a club's address: {_plain(error)}") from None
+        raise BackupRefused(
+            f"“{address}” cannot be a club's address: {_plain(error)} Import it under "
+            "another address with --slug NEW. Nothing was imported."
+        ) from None
     if Club.objects.filter(slug=address).exists():
         raise BackupRefused(
             f"This installation already has a club at the address “{address}”, so this "
@@ -862,6 +872,9 @@ class _Loader:
                 self.links.setdefault(field, []).append((new_id, value))
         if label == "club.club":
             columns["slug"] = self.address
+            # Where the club sat on the installation it came from is not the file's to say:
+            # here it is served at the root if it is the first club (as any first club is).
+            columns["served_at_root"] = not self.shared
         made_for_here(label, columns)
         values = table.values(new_id, columns, self._id)
         if label != "club.club" and "club" in table.position:

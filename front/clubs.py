@@ -18,54 +18,14 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from club.addresses import RESERVED_SLUGS, SLUG_LENGTH, validate_club_slug
 from club.login_names import create_login
-from club.models import (
-    SLUG_MESSAGE,
-    TIME_ZONE_MESSAGE,
-    Club,
-    Coordinator,
-    validate_club_slug,
-    validate_time_zone,
-)
+from club.models import TIME_ZONE_MESSAGE, Club, Coordinator, validate_time_zone
 from club.names import check_new_username, clean_name, tidy_name
 from club.refusals import Refused
 from club.scoping import scopes_disabled
 from scoring.rules import rule_set_choices
 
-# Addresses no club may take: the site's own pages and words that would pass a club off as
-# the site's operators or staff.
-RESERVED_SLUGS = frozenset(
-    {
-        "about",
-        "accounts",
-        "admin",
-        "administrator",
-        "api",
-        "club",
-        "clubs",
-        "contact",
-        "favicon",
-        "health",
-        "help",
-        "login",
-        "logout",
-        "media",
-        "new",
-        "official",
-        "operator",
-        "operators",
-        "root",
-        "settings",
-        "sign-up",
-        "signup",
-        "static",
-        "staff",
-        "support",
-        "system",
-        "www",
-    }
-)
-SLUG_LENGTH = 40
 NAME_LENGTH = Club._meta.get_field("name").max_length
 CURRENCY_LENGTH = Club._meta.get_field("currency_symbol").max_length
 NAME_MESSAGE = "Please type the club's name."
@@ -143,8 +103,8 @@ class ClubNotStarted(Refused):
 
 def suggest_slug(name: str) -> str:
     """An address made from a club's name: "Thursday Mahjong (Leeds)" -> "thursday-mahjong-leeds".
-    Accents dropped, at most 40 characters cut at a dash, starting with a letter; empty when
-    the name has no letter or digit to make one from."""
+    Accents dropped, at most 40 characters cut at a dash, starting with a letter, never one
+    of the site's own words; empty when the name has no letter or digit to make one from."""
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     slug = slugify(plain).replace("_", "-")
     slug = "-".join(part for part in slug.split("-") if part)
@@ -157,7 +117,7 @@ def suggest_slug(name: str) -> str:
         if "-" in slug[SLUG_LENGTH // 2 :]:
             slug = slug[: slug.rindex("-")]
         slug = slug.rstrip("-")
-    if len(slug) < 3:
+    if len(slug) < 3 or slug in RESERVED_SLUGS:  # "Staff" -> "staff-club", not refused
         slug = f"{slug}-club"
     return slug
 
@@ -174,11 +134,9 @@ def slug_problem(slug: str) -> str | None:
     if not slug:
         return "Please give the club an address, e.g. “thursday-mahjong”."
     try:
-        validate_club_slug(slug)
-    except ValidationError:
-        return SLUG_MESSAGE
-    if slug in RESERVED_SLUGS:
-        return f"The address “{slug}” is kept for the site itself. Please choose another."
+        validate_club_slug(slug)  # the one rule for every club's address (club/addresses.py)
+    except ValidationError as error:
+        return error.messages[0]
     if Club.objects.filter(slug=slug).exists():
         return taken_slug_message(slug)
     return None
@@ -285,9 +243,12 @@ def start_club(
     *,
     time_zone: str | None = None,
     currency_symbol: str | None = None,
+    signed_up: bool = False,
 ) -> Club:
     """A new club at /c/<slug>/ with `rule_set`, and a new login for its first coordinator,
-    in one transaction. Refuses (ClubNotStarted, saying what is wrong with which entry) a
+    in one transaction. The first club an operator starts on an installation is served at
+    its root too; a club that `signed_up` never is (the operators choose that club), and no
+    new club changes another's address. Refuses (ClubNotStarted, saying what is wrong with which entry) a
     bad or taken address, an unknown rule set, a login name that is someone's already (an
     existing login is never taken over), a weak password. Without `time_zone` the club
     keeps the installation's (settings.TIME_ZONE); without `currency_symbol`, £.
@@ -313,6 +274,9 @@ def start_club(
     try:
         with transaction.atomic(), scopes_disabled():  # the rows name their club themselves
             club = Club.objects.create(name=name, slug=slug, rule_set=rule_set, **settings)
+            if signed_up and club.served_at_root:  # a stranger's club never takes the root
+                Club.objects.serve_at_root(None)
+                club.served_at_root = False
             user = create_login(coordinator_username, password, email=email)
             Coordinator.objects.create(club=club, user=user)
     except IntegrityError:

@@ -327,8 +327,9 @@ class SignupForm(forms.Form):
         label="The club's address",
         max_length=40,
         required=False,
-        help_text="Lower-case letters, digits and dashes. Leave it empty to make one from the "
-        "club's name.",
+        help_text="Lower-case letters and digits, with a dash between words. Leave it empty to "
+        "make one from the club's name. The club keeps this address for good: clubs that "
+        "start here later never change it.",
         widget=forms.TextInput(attrs={"autocapitalize": "none", "spellcheck": "false"}),
     )
     rule_set = forms.ChoiceField(
@@ -418,4 +419,5 @@ class SignupForm(forms.Form):
             data["username"],
             data["password1"],
             data["email"],
+            signed_up=True,
         )

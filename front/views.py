@@ -82,8 +82,13 @@ def signup(request):
             signup_limit.club_started(request)
             user = get_user_model().objects.get(username=form.cleaned_data["username"])
             login(request, user, backend="club.login_names.CaseInsensitiveModelBackend")
-            messages.success(request, f"{club.name} is started. Welcome, coordinator!")
-            return redirect(request.META.get("SCRIPT_NAME", "") + f"/c/{club.slug}/")
+            address = request.META.get("SCRIPT_NAME", "") + f"/c/{club.slug}/"
+            messages.success(
+                request,
+                f"{club.name} is started at {request.get_host()}{address}, and stays at that "
+                "address when other clubs start here. Welcome, coordinator!",
+            )
+            return redirect(address)
     rules = {name: (title, words) for name, title, words in rule_set_options()}
     choices = [
         (radio, *rules.get(radio.data["value"], (radio.choice_label, "")))

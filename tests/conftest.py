@@ -55,15 +55,6 @@ def club(db):
 
 
 @pytest.fixture
-def home_club(settings, club):
-    """`club` stays at the site's root (HOME_CLUB) when a test adds other clubs, which would
-    otherwise make the root the list of clubs: the test's addresses without /c/<slug>/ keep
-    naming `club`."""
-    settings.HOME_CLUB = club.slug
-    return club
-
-
-@pytest.fixture
 def coordinator(club):
     from tests.factories import CoordinatorFactory
 

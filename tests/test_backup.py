@@ -64,7 +64,7 @@ def snapshot(club=None) -> dict:
     in the row and wherever another row refers to it: an import gives new ids, in the same
     order. Groups go by name, and results (rebuilt, in another order) by their chair; table
     keys' codes and seating drafts' one-step undo are left out (an import draws new codes
-    and drops the undo)."""
+    and drops the undo), and so is whether one club is at its installation's root."""
     places: dict[str, dict[int, int]] = {}
     rows = {}
     for model in ALL_TABLES:
@@ -85,6 +85,8 @@ def snapshot(club=None) -> dict:
                 row["code"] = None  # drawn afresh on import (backup.made_for_here)
             if label == "club.seatingplan":
                 row["undo"] = None  # dropped on import: it names the other copy's ids
+            if label == "club.club" and club is not None:
+                row["served_at_root"] = None  # the installation's to say, not the club's
         if label == "scoring.matchresult":
             values.sort(key=lambda row: row["chair_id"])
         rows[label] = values

@@ -11,7 +11,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from club.middleware import ClubAddressMiddleware
+from club.middleware import ClubAddressMiddleware, root_club
 from club.models import Club, Member
 from club.scoping import scope
 from tests.factories import ClubFactory, CoordinatorFactory, MemberFactory
@@ -53,8 +53,9 @@ def test_every_link_on_a_clubs_page_stays_in_the_club(client, club):
     )
 
 
-def test_with_several_clubs_the_root_lists_them_and_club_pages_need_an_address(client, club):
+def test_with_no_club_at_the_root_it_lists_them_and_club_pages_need_an_address(client, club):
     other = ClubFactory(name="Tuesday Tiles")
+    Club.objects.serve_at_root(None)  # the operators' choice: manage.py club_at_root --none
     page = client.get("/").content.decode()
     assert f'href="/c/{club.slug}/">{club.name}' in page
     assert f'href="/c/{other.slug}/">Tuesday Tiles' in page
@@ -66,10 +67,52 @@ def test_with_several_clubs_the_root_lists_them_and_club_pages_need_an_address(c
 
 
 def test_home_club_keeps_one_club_at_the_root(client, club, settings):
-    ClubFactory(name="Tuesday Tiles")
-    settings.HOME_CLUB = club.slug
+    Club.objects.serve_at_root(ClubFactory(name="Tuesday Tiles"))
+    settings.HOME_CLUB = club.slug  # the setting wins over the club recorded at the root
     assert f"Welcome to {club.name}" in client.get("/").content.decode()
     assert client.get("/standings/").status_code == 302  # the club's page: log in first
+    settings.HOME_CLUB = "no-such-club"  # a slip in the setting leaves the recorded root
+    assert "Welcome to Tuesday Tiles" in client.get("/").content.decode()
+
+
+def test_the_first_club_keeps_the_root_whatever_comes_after_it(client, club):
+    """The root is recorded with the first club, not counted: clubs coming and going leave
+    it where it is, and only the operators move it."""
+    assert Club.objects.get(pk=club.pk).served_at_root
+    others = [ClubFactory(name="Tuesday Tiles"), ClubFactory(name="Friday Tiles")]
+    assert f"Welcome to {club.name}" in client.get("/").content.decode()
+    others[0].delete()
+    assert f"Welcome to {club.name}" in client.get("/").content.decode()
+    assert list(Club.objects.filter(served_at_root=True)) == [club]
+    Club.objects.serve_at_root(others[1])
+    assert "Welcome to Friday Tiles" in client.get("/").content.decode()
+    assert f"Welcome to {club.name}" in client.get(in_club(club, "/")).content.decode()
+    assert list(Club.objects.filter(served_at_root=True)) == [others[1]]
+
+
+def test_a_second_club_at_the_root_is_refused_by_the_database(club):
+    from django.db import IntegrityError, transaction
+
+    other = ClubFactory(name="Tuesday Tiles")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Club.objects.filter(pk=other.pk).update(served_at_root=True)
+
+
+def test_the_root_is_found_with_one_query(club, settings, django_assert_num_queries):
+    ClubFactory(name="Tuesday Tiles", slug="tuesday-tiles")
+    with django_assert_num_queries(1):
+        assert root_club() == club
+    settings.HOME_CLUB = "tuesday-tiles"
+    with django_assert_num_queries(1):
+        assert root_club().name == "Tuesday Tiles"
+
+
+def test_a_site_that_lets_clubs_sign_up_starts_with_the_list_at_its_root(client, db, settings):
+    """No club is made by the first request there (it would hold the root for good); the
+    clubs that sign up each get their own address, and none takes the root."""
+    settings.CLUB_SIGNUP = True
+    assert "Start your club" in client.get("/").content.decode()
+    assert not Club.objects.exists()
 
 
 def test_a_login_is_the_sites_but_the_coordinators_power_is_one_clubs(client, club):

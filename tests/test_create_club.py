@@ -32,14 +32,41 @@ def test_the_command_starts_a_club_and_prints_its_address(db, settings):
         "£",
     )
     assert Coordinator.objects.get(club=club).user.username == "margaret"
-    assert "The club “Thursday Mahjong” is started at /c/thursday-mahjong/." in out
+    assert (
+        "The club “Thursday Mahjong” is started at /c/thursday-mahjong/ (after the site's " in out
+    )
     assert "logs in there as “margaret”" in out
+    # The installation's first club: served at the root too, for good.
+    assert club.served_at_root
+    assert "also served at the site's root (/): it stays there when other clubs" in out
 
 
-def test_the_address_names_the_site_when_it_has_a_host_name(db, settings):
-    settings.ALLOWED_HOSTS = ["mahjong.example.org", "localhost"]
+@pytest.mark.parametrize(
+    ("hosts", "example"),
+    [
+        (["mahjong.example.org", "localhost"], ", as in https://mahjong.example.org/c/"),
+        # `make run`'s hosts say nothing of where people find the site: no made-up address.
+        (["127.0.0.1", "localhost"], ")."),
+        (["*", ".example.org", "[::1]", "10.0.0.5"], ")."),
+    ],
+)
+def test_the_address_is_a_path_with_an_example_only_from_a_host_name(db, settings, hosts, example):
+    settings.ALLOWED_HOSTS = hosts
     out = create(*GOOD)
-    assert "started at https://mahjong.example.org/c/thursday-mahjong/." in out
+    assert f"started at /c/thursday-mahjong/ (after the site's own address{example}" in out
+    assert "https://127.0.0.1" not in out and "https://10.0.0.5" not in out
+
+
+def test_a_second_club_leaves_the_first_at_the_root_and_says_so(db):
+    first = ClubFactory(name="Riverside", slug="riverside")
+    out = create(*GOOD)
+    assert "“Riverside” stays at the site's root (/) and at /c/riverside/" in out
+    assert "changes no other club's address" in out
+    assert list(Club.objects.filter(served_at_root=True)) == [first]
+    Club.objects.serve_at_root(None)
+    out = create(*with_option("--slug", "friday"), "--coordinator", "brian")
+    assert "The site's root lists the clubs: starting a club changes no other" in out
+    assert not Club.objects.filter(served_at_root=True).exists()
 
 
 def test_rules_time_zone_currency_and_email_may_be_given(db):

@@ -55,8 +55,8 @@ def member_of_another_club(**kwargs):
 
 
 @pytest.fixture(autouse=True)
-def _other_clubs_beside(home_club):
-    """The kinds below make other clubs; the test's club stays at the root."""
+def _other_clubs_beside(club):
+    """The kinds below make other clubs; the test's club, made first, keeps the root."""
 
 
 PRIVILEGED = [staff, superuser, coordinator, coordinator_of_another_club, member_of_another_club]

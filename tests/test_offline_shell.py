@@ -17,7 +17,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django_htmx.jinja import htmx_script
 
-from club.models import Member, Session
+from club.models import Club, Member, Session
 from club.views.accounts import CLEAR_ON_LOGOUT
 from front import offline
 from tests.factories import ClubFactory, CoordinatorFactory, MemberFactory, UserFactory
@@ -67,6 +67,7 @@ def test_one_club_installs_under_its_own_name_at_the_root_and_at_its_address(cli
 
 def test_with_several_clubs_each_installs_its_own_and_the_root_is_the_sites(client, club):
     other = ClubFactory(name="Tuesday Tiles")
+    Club.objects.serve_at_root(None)  # no club at the root: it is the site's (its list)
     site = client.get("/manifest.webmanifest")
     assert site.status_code == 200 and site["Content-Type"] == "application/manifest+json"
     assert site.json()["name"] == "Mahjong clubs"

@@ -63,6 +63,7 @@ def test_the_page_asks_for_the_club_and_its_first_coordinator(client, many_clubs
     for name in ("name", "slug", "username", "password1", "password2", "email"):
         assert f'name="{name}"' in page
     assert "testserver/c/</span>" in page  # the address's prefix, shown before the field
+    assert "The club keeps this address for good: clubs that start here later never" in page
     # Each rule set with a sentence saying what it is, the first club's usual one chosen.
     assert 'type="radio" name="rule_set" value="classical"' in page
     assert "Points for going out and for each set and pair" in page
@@ -87,7 +88,10 @@ def test_a_club_starts_and_its_coordinator_is_logged_in_at_its_address(
     assert Coordinator.objects.filter(club=club, user=user).exists()
     assert int(client.session["_auth_user_id"]) == user.pk
     home = client.get(response["Location"]).content.decode()
-    assert "Thursday Mahjong is started. Welcome, coordinator!" in home
+    assert (
+        "Thursday Mahjong is started at testserver/c/thursday-mahjong/, and stays at that "
+        "address when other clubs start here. Welcome, coordinator!"
+    ) in home
     assert "Your first evening in three steps" in home
     assert 'href="/c/thursday-mahjong/club/members/add/"' in home
 

@@ -227,7 +227,17 @@ def test_an_address_is_suggested_from_the_name(name, slug):
 
 
 @pytest.mark.parametrize(
-    "name", ["Thursday Mahjong", "4 Winds", "x", "a" * 120, "Ünïcödé ünd Spaß", "--a--b--"]
+    "name",
+    [
+        "Thursday Mahjong",
+        "4 Winds",
+        "x",
+        "a" * 120,
+        "Ünïcödé ünd Spaß",
+        "--a--b--",
+        "Staff",
+        "Club",
+    ],
 )
 def test_a_suggested_address_is_always_a_valid_one(name):
     from club.models import validate_club_slug

@@ -37,6 +37,7 @@ def test_a_club_starts_itself_on_the_site(
     )
     ClubFactory(name="Riverside U3A Mahjong", slug="riverside")
     ClubFactory(name="Tuesday Tiles", slug="tuesday-tiles")
+    Club.objects.serve_at_root(None)  # a site of signed-up clubs: none is at its root
     page = browser.new_page(viewport=SIZES[size])
     base = live_server.url
     found = []

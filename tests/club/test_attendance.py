@@ -240,7 +240,7 @@ def test_walk_in_with_an_empty_member_id_goes_by_the_name(coordinator_client, se
     assert Attendance.objects.get().member.name == "Pat Visitor"
 
 
-def test_walk_in_cannot_choose_another_clubs_member(coordinator_client, session, home_club):
+def test_walk_in_cannot_choose_another_clubs_member(coordinator_client, session):
     from tests.factories import ClubFactory
 
     stranger = MemberFactory(club=ClubFactory(name="Other club"), name="Pat Visitor")

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Session
+from club.models import Club, Session
 from club.roles import make_coordinator
 from games.access import DEVICE_KEYS, KEY_REFUSAL
 from games.models import KEY_ALPHABET, KEY_LENGTH, Match, TableKey, normalise_code
@@ -204,7 +204,8 @@ def test_a_wrong_code_from_another_website_gets_the_same_refusal(evening):
 
 
 def test_with_several_clubs_the_card_opens_its_clubs_address(evening, club):
-    ClubFactory()  # the root now lists the clubs
+    ClubFactory()
+    Club.objects.serve_at_root(None)  # the root lists the clubs (manage.py club_at_root --none)
     client = Client()
     key = keys_of(evening)[1]
     response = client.get(f"/t/{key.code}/")

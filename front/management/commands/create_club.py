@@ -1,16 +1,20 @@
 """`manage.py create_club`: an operator starts a club from the command line, with the same
 checks and the same one write as the sign-up page (front/clubs.py)."""
 
+import ipaddress
+
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from club.middleware import root_club
 from front.clubs import ClubNotStarted, start_club
 
 
 class Command(BaseCommand):
     help = (
         "Start a club at /c/SLUG/ with its first coordinator's login (a new login: an "
-        "existing one is never taken over)."
+        "existing one is never taken over). No other club's address changes; the "
+        "installation's first club is also served at the site's root (manage.py club_at_root)."
     )
 
     def add_arguments(self, parser):
@@ -47,13 +51,44 @@ class Command(BaseCommand):
             )
         except ClubNotStarted as refusal:
             raise CommandError(str(refusal)) from None
-        address = f"/c/{club.slug}/"
-        hosts = [
-            host for host in settings.ALLOWED_HOSTS if host and not host.startswith((".", "*"))
-        ]
-        if hosts:
-            address = f"https://{hosts[0]}{address}"
-        self.stdout.write(
-            f"The club “{club.name}” is started at {address}. "
-            f"Its coordinator logs in there as “{options['coordinator'].strip()}”."
+        self.stdout.write(started_words(club, options["coordinator"].strip()))
+
+
+def started_words(club, coordinator: str) -> str:
+    """Where the new club is, as a path: the command cannot know the site's own address
+    (its scheme, port, or which of ALLOWED_HOSTS the members use), so it says so, with an
+    example when a host name is there; and that no club's address moved."""
+    path = f"/c/{club.slug}/"
+    hosts = [host for host in settings.ALLOWED_HOSTS if _named_host(host)]
+    example = f", as in https://{hosts[0]}{path}" if hosts else ""
+    lines = [
+        f"The club “{club.name}” is started at {path} (after the site's own address"
+        f"{example}). Its coordinator logs in there as “{coordinator}”."
+    ]
+    root = root_club()
+    if root is not None and root.pk == club.pk:
+        lines.append(
+            "It is the first club here, so it is also served at the site's root (/): it "
+            "stays there when other clubs are started."
         )
+    elif root is not None:
+        lines.append(
+            f"“{root.name}” stays at the site's root (/) and at /c/{root.slug}/: starting a "
+            "club changes no other club's address."
+        )
+    else:
+        lines.append(
+            "The site's root lists the clubs: starting a club changes no other club's address."
+        )
+    return "\n".join(lines)
+
+
+def _named_host(host: str) -> bool:
+    """A host name people type (club.example.org), not a pattern, localhost or an IP."""
+    if not host or host.startswith((".", "*")) or host in ("localhost", "testserver"):
+        return False
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return True
+    return False

@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from club.models import Club
 from front.backup import BackupRefused, import_club
 
 
@@ -39,3 +40,8 @@ class Command(BaseCommand):
                 f"{counts['scoring.correction']} corrections."
             )
         )
+        if Club.objects.filter(slug=imported.address, served_at_root=True).exists():
+            self.stdout.write(
+                "It is the first club here, so it is also served at the site's root (/), "
+                "and stays there when other clubs come."
+            )
