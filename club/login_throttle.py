@@ -12,14 +12,23 @@ guessing get past that, and each wrong try costs a password hash (the slow part,
   logged in as that username before (a signed "known logins" cookie, OWASP's device cookie).
   So a flood slows the guessers, not the member on their own phone or tablet.
 
+A browser holding that cookie for the login being tried is counted apart from everyone else
+(OWASP's "device cookies"): axes leaves it alone (AXES_WHITELIST_CALLABLE, `from_known_device`),
+neither the address's nor the username's count applies to it or counts its wrong passwords,
+and its own count, shared by the browsers known for that login, locks them after
+AXES_FAILURE_LIMIT wrong passwords. So a prankster in the hall, behind the same public
+address, who types five wrong passwords for the coordinator's login locks out only browsers
+that never logged in as the coordinator: the coordinator's own tablet still logs in.
+
 A refused try is answered here, before the login form runs, so it costs no hash, no
 database write and no axes record; it is not counted either, so the window (a fixed one,
 from the first wrong password) ends on time. Tries axes refuses are not counted: axes already
 answers them without a hash.
 
-The counts live in Django's cache. The default cache is each server process's memory: with
-gunicorn's two workers each keeps its own counts (a guesser gets up to twice the limits),
-and a restart forgets them. A shared cache (CACHES) makes them exact.
+The counts live in Django's cache, which in production is a table of the database by
+default (CACHE_URL, config/settings/services.py): every gunicorn worker sees the same counts,
+and a worker replaced after max_requests (or a restart) forgets none of them. Only `make run`
+and the tests keep them in each process's memory.
 """
 
 import hashlib
@@ -36,6 +45,7 @@ from django.shortcuts import render
 from club.login_names import LoginForm, login_key
 
 KNOWN_COOKIE = "known_logins"
+KNOWN_DEVICE = "known-device"  # the count of wrong passwords from browsers known for a login
 KNOWN_SALT = "club.login_throttle.known-logins"
 KNOWN_MAX = 8  # a shared tablet remembers its last few members
 KNOWN_AGE = 365 * 24 * 60 * 60
@@ -49,6 +59,12 @@ USERNAME_MESSAGE = (
     "Many wrong passwords have been typed for this login, from elsewhere. To keep it safe, "
     "please wait {minutes} minutes and try again: a phone or tablet you have logged in with "
     "before is not asked to wait. Your coordinator can also unlock your login now."
+)
+
+KNOWN_DEVICE_MESSAGE = (
+    "Too many wrong passwords have been typed for this login on phones or tablets it has "
+    "logged in with. To keep it safe, please wait {minutes} minutes and try again, or ask your "
+    "coordinator to unlock your login."
 )
 
 
@@ -94,6 +110,9 @@ def add_failure(kind: str, value: str) -> None:
 def count_failure(sender, credentials, request=None, **kwargs):
     if request is None or getattr(request, "axes_locked_out", False):
         return
+    if from_known_device(request, credentials):
+        add_failure(KNOWN_DEVICE, _username(credentials.get("username")))
+        return
     add_failure("address", get_client_ip_address(request) or "")
     add_failure("username", _username(credentials.get("username")))
 
@@ -104,7 +123,11 @@ def username_throttled(username: str) -> bool:
 
 def forget_username(username: str) -> None:
     """A coordinator's unlock lets the member try again from anywhere at once."""
-    cache.delete(_key("username", _username(username)))
+    cache.delete_many([_key(kind, _username(username)) for kind in ("username", KNOWN_DEVICE)])
+
+
+def known_device_locked(username: str) -> bool:
+    return failures(KNOWN_DEVICE, _username(username)) >= settings.AXES_FAILURE_LIMIT
 
 
 def known_logins(request) -> list[str]:
@@ -114,6 +137,15 @@ def known_logins(request) -> list[str]:
     except (KeyError, signing.BadSignature, ValueError):
         return []
     return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
+
+
+def from_known_device(request, credentials=None) -> bool:
+    """Whether this login try comes from a browser that has logged in as its username
+    before (axes' AXES_WHITELIST_CALLABLE: such tries are counted here instead)."""
+    username = (credentials or {}).get("username")
+    if username is None and request.method == "POST":
+        username = request.POST.get(settings.AXES_USERNAME_FORM_FIELD)
+    return bool(username) and _username(username) in known_logins(request)
 
 
 def remember_login(request, response, username: str) -> None:
@@ -134,6 +166,8 @@ def remember_login(request, response, username: str) -> None:
 def refusal(request, username: str) -> str | None:
     """Why this login try is refused before its password is checked, or None."""
     if _username(username) in known_logins(request):
+        if known_device_locked(username):
+            return KNOWN_DEVICE_MESSAGE.format(minutes=window_minutes())
         return None
     address = get_client_ip_address(request) or ""
     if failures("address", address) >= settings.LOGIN_THROTTLE_PER_ADDRESS:

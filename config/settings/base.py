@@ -141,6 +141,9 @@ AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "club.accounts.locked_out"
+# A browser that has logged in as the login before is not locked by others' guesses: its own
+# wrong passwords are counted apart (club/login_throttle.py, OWASP's device cookies).
+AXES_WHITELIST_CALLABLE = "club.login_throttle.from_known_device"
 # "Sheila" and "sheila" are one login: wrong passwords count against it in any case.
 AXES_USERNAME_CALLABLE = "club.login_names.axes_username"
 # Spraying (one address, many usernames) and floods (many addresses, one username) are
