@@ -109,9 +109,9 @@ TEMPLATES = [
 # DATABASE_URL, CONN_MAX_AGE, and DB_POOL_MAX_SIZE for PostgreSQL's connection pool (several
 # app servers); the choices are in config/settings/services.py.
 DATABASES = {"default": database_settings(os.environ, BASE_DIR)}
-# CACHE_URL: each process's memory by default, or `database` or `redis://...`, which every
-# app server shares (the login throttle's counts are kept here).
-CACHES = cache_settings(os.environ)
+# CACHE_URL: `database` by default (with DEBUG on, each process's memory), `memory` or
+# `redis://...`. The throttles' counts are kept here: every gunicorn worker must share them.
+CACHES = cache_settings(os.environ, debug=DEBUG)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
