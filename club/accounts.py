@@ -187,15 +187,14 @@ def locked_out(request, original_response=None, credentials=None):
 
 
 def is_locked_out(user) -> bool:
-    """Locked by axes (at some address), or asked to wait after a flood of wrong passwords
-    (from anywhere, or on the browsers it has logged in with)."""
-    username = user.get_username()
-    if login_throttle.username_throttled(username) or login_throttle.known_device_locked(username):
-        return True
-    return AccessAttempt.objects.filter(
-        username=login_key(user.get_username()),
-        failures_since_start__gte=settings.AXES_FAILURE_LIMIT,
-    ).exists()
+    """Locked by axes (at some address), or asked to wait after a flood of wrong passwords."""
+    return (
+        login_throttle.username_throttled(user.get_username())
+        or AccessAttempt.objects.filter(
+            username=login_key(user.get_username()),
+            failures_since_start__gte=settings.AXES_FAILURE_LIMIT,
+        ).exists()
+    )
 
 
 def unlock(user) -> int:

@@ -173,10 +173,13 @@ def test_guesses_from_a_known_browser_are_counted_apart_and_still_stopped(pat, c
         assert post_login(own, "pat", "wrong-guess", address=HALL).status_code == 200
     refused = post_login(own, "pat", PASSWORD, address=HALL)
     assert refused.status_code == 429
-    assert "on phones or tablets it has logged in with" in refused.content.decode()
-    # Counted apart: nothing for axes or the address, so a new browser there logs in.
+    assert "for this login on this phone or tablet" in refused.content.decode()
+    # Counted apart: nothing for axes or the address, so a new browser there logs in, and
+    # so does another browser known for the login.
     assert not AccessAttempt.objects.exists()
     assert post_login(Client(), "pat", PASSWORD, address=HALL).status_code == 302
+    tablet = known_browser("pat")
+    assert post_login(tablet, "pat", PASSWORD, address=HALL).status_code == 302
     member = pat.memberships.get()
     coordinator_client.post(reverse("club:login_unlock", args=[member.pk]))
     assert post_login(own, "pat", PASSWORD, address=HALL).status_code == 302
