@@ -16,12 +16,14 @@ from club.models import Session
 from club.roles import make_coordinator
 from games.access import DEVICE_KEYS, KEY_REFUSAL
 from games.models import KEY_ALPHABET, KEY_LENGTH, Match, TableKey, normalise_code
-from games.start import start_play
+from games.start import end_evening, start_play
 from scoring.corrections import correct_hand
 from scoring.models import Hand
 from scoring.recording import Win
+from scoring.views.table.page import STOP_POLLING
 from tests.factories import ClubFactory, CoordinatorFactory, UserFactory
 from tests.games.helpers import seated_members, seated_session
+from tests.htmx_requests import longest_request_lines
 from tests.threads import at_once, failures
 
 pytestmark = pytest.mark.django_db
@@ -344,6 +346,25 @@ def test_wrong_codes_wait_per_address_and_a_right_code_from_there_still_opens(ev
     for _ in range(5):
         assert hall.get(f"/t/{key.code}/").status_code == 302
     assert hall.get("/t/9BCDEFGHJK/").status_code == 403
+
+
+def test_every_poll_of_a_card_devices_page_after_the_evening_ends_is_answered_and_stops(evening):
+    """Reported: after "End the evening" the card device's page went on polling and each poll
+    was refused (403, a console error). Every hx-get the device's table page makes, asked
+    after the end, gets an ordinary answer that stops the polling (htmx's 286) and says why."""
+    key = keys_of(evening)[1]
+    device = Client()
+    assert device.get(f"/t/{key.code}/").status_code == 302
+    page = device.get(table_url(evening)).content.decode()
+    polls = [unescape(address) for address, _ in longest_request_lines(page)]
+    assert polls  # the scoreboard's poll
+    end_evening(evening)
+    for address in polls:
+        answer = device.get(address, **HTMX)
+        assert answer.status_code == STOP_POLLING, (address, answer.status_code)
+        assert "The coordinator has ended the evening" in answer.content.decode()
+    # The key opens nothing else any more.
+    assert device.get(table_url(evening)).status_code == 403
 
 
 # --- the coordinator's page ---------------------------------------------------------------
