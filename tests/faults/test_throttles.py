@@ -102,12 +102,15 @@ def test_every_limit_holds_across_workers_and_a_restart_and_spares_the_user_at_i
     started = time.monotonic()
     coordinator = UserFactory(username="coord")
     MemberFactory(club=club, user=coordinator)
-    MemberFactory(club=club, user=UserFactory(username="pat"))
     key = TableKey.objects.for_tables(seated_session(club), [1])[1]
     # The coordinator's tablet has logged in before; `known` is a browser with its memory of
     # that login (its cookies, not its session) at `address`.
     tablet = Visitor(server, HALL)
     assert tablet.log_in("coord", PASSWORD) == 302
+    MemberFactory(club=club, user=UserFactory(username="pat"))
+    pats_phone = Visitor(server, "192.0.2.8")  # a member's phone, logged in before
+    assert pats_phone.log_in("pat", PASSWORD) == 302
+    pats_phone.cookies.pop(settings.SESSION_COOKIE_NAME)
 
     def known(address):
         browser = Visitor(server, address)
@@ -168,9 +171,15 @@ def test_every_limit_holds_across_workers_and_a_restart_and_spares_the_user_at_i
             answers[name] += [attempt(n) for n in tries]
     assert answers == {name: expected for name, (_, expected) in limits.items()}
 
-    # The legitimate user at each guesser's address still gets in.
-    assert known(HALL).log_in("coord", PASSWORD) == 302  # the coordinator's tablet
+    # The legitimate user at each guesser's address still gets in: the coordinator's tablet
+    # where the login was locked and where the address was sprayed from, the member's phone
+    # at a flooding address; new browsers there wait.
+    assert Visitor(server, HALL).log_in("coord", PASSWORD) == 429
+    assert known(HALL).log_in("coord", PASSWORD) == 302
     assert known(OTHER_HALL).log_in("coord", PASSWORD) == 302
+    assert Visitor(server, "198.51.100.1").log_in("pat", PASSWORD) == 429
+    pats_phone.address = "198.51.100.1"
+    assert pats_phone.log_in("pat", PASSWORD) == 302
     assert Visitor(server, HALL).send("GET", f"/t/{key.code}/")[0] == 302  # the table's card
     FIGURES.append(
         f"throttles, {WORKERS} workers all replaced halfway: "
