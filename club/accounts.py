@@ -188,8 +188,9 @@ def locked_out(request, original_response=None, credentials=None):
 
 def is_locked_out(user) -> bool:
     """Locked by axes (at some address), or asked to wait after a flood of wrong passwords."""
-    return login_throttle.username_throttled(user.get_username()) or (
-        AccessAttempt.objects.filter(
+    return (
+        login_throttle.username_throttled(user.get_username())
+        or AccessAttempt.objects.filter(
             username=login_key(user.get_username()),
             failures_since_start__gte=settings.AXES_FAILURE_LIMIT,
         ).exists()

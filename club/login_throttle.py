@@ -12,18 +12,28 @@ guessing get past that, and each wrong try costs a password hash (the slow part,
   logged in as that username before (a signed "known logins" cookie, OWASP's device cookie).
   So a flood slows the guessers, not the member on their own phone or tablet.
 
+A browser holding that cookie for the login being tried is counted apart from everyone else
+(OWASP's "device cookies"): axes leaves it alone (AXES_WHITELIST_CALLABLE, `from_known_device`),
+neither the address's nor the username's count applies to it or counts its wrong passwords,
+and its own count (of this browser, a random id in the cookie, and this login) stops it after
+AXES_FAILURE_LIMIT wrong passwords. So a prankster in the hall, behind the same public
+address, who types five wrong passwords for the coordinator's login locks out only browsers
+that never logged in as the coordinator: the coordinator's own tablet still logs in.
+
 A refused try is answered here, before the login form runs, so it costs no hash, no
 database write and no axes record; it is not counted either, so the window (a fixed one,
 from the first wrong password) ends on time. Tries axes refuses are not counted: axes already
 answers them without a hash.
 
-The counts live in Django's cache. The default cache is each server process's memory: with
-gunicorn's two workers each keeps its own counts (a guesser gets up to twice the limits),
-and a restart forgets them. A shared cache (CACHES) makes them exact.
+The counts live in Django's cache, which in production is a table of the database by
+default (CACHE_URL, config/settings/services.py): every gunicorn worker sees the same counts,
+and a worker replaced after max_requests (or a restart) forgets none of them. Only `make run`
+and the tests keep them in each process's memory.
 """
 
 import hashlib
 import json
+import secrets
 
 from axes.helpers import get_client_ip_address
 from django.conf import settings
@@ -36,6 +46,8 @@ from django.shortcuts import render
 from club.login_names import LoginForm, login_key
 
 KNOWN_COOKIE = "known_logins"
+KNOWN_DEVICE = "known-device"  # a known browser's count of wrong passwords for a login
+UNLOCKS = "unlocks"  # how many times a coordinator unlocked a login (in the window)
 KNOWN_SALT = "club.login_throttle.known-logins"
 KNOWN_MAX = 8  # a shared tablet remembers its last few members
 KNOWN_AGE = 365 * 24 * 60 * 60
@@ -49,6 +61,12 @@ USERNAME_MESSAGE = (
     "Many wrong passwords have been typed for this login, from elsewhere. To keep it safe, "
     "please wait {minutes} minutes and try again: a phone or tablet you have logged in with "
     "before is not asked to wait. Your coordinator can also unlock your login now."
+)
+
+KNOWN_DEVICE_MESSAGE = (
+    "Too many wrong passwords have been typed for this login on this phone or tablet. To keep "
+    "it safe, please wait {minutes} minutes and try again, or ask your coordinator to unlock "
+    "your login."
 )
 
 
@@ -94,6 +112,9 @@ def add_failure(kind: str, value: str) -> None:
 def count_failure(sender, credentials, request=None, **kwargs):
     if request is None or getattr(request, "axes_locked_out", False):
         return
+    if from_known_device(request, credentials):
+        add_failure(KNOWN_DEVICE, _device_count(request, credentials.get("username")))
+        return
     add_failure("address", get_client_ip_address(request) or "")
     add_failure("username", _username(credentials.get("username")))
 
@@ -103,26 +124,63 @@ def username_throttled(username: str) -> bool:
 
 
 def forget_username(username: str) -> None:
-    """A coordinator's unlock lets the member try again from anywhere at once."""
-    cache.delete(_key("username", _username(username)))
+    """A coordinator's unlock lets the member try again from anywhere at once: the flood's
+    count goes, and every browser's own count starts again (a new unlock number)."""
+    name = _username(username)
+    cache.delete(_key("username", name))
+    key = _key(UNLOCKS, name)
+    cache.set(key, cache.get(key, 0) + 1, settings.LOGIN_THROTTLE_WINDOW)
+
+
+def known_device_locked(request, username: str) -> bool:
+    """Whether this browser, known for `username`, has typed too many wrong passwords."""
+    count = failures(KNOWN_DEVICE, _device_count(request, username))
+    return count >= settings.AXES_FAILURE_LIMIT
+
+
+def _known(request) -> tuple[str, list[str]]:
+    """This browser's device id and the logins it has logged in as (none: "", [])."""
+    try:
+        value = request.get_signed_cookie(KNOWN_COOKIE, salt=KNOWN_SALT, max_age=KNOWN_AGE)
+        known = json.loads(value)
+    except (KeyError, signing.BadSignature, ValueError):
+        return "", []
+    if isinstance(known, list):  # the cookie before devices had ids: its own value is one
+        known = {"device": hashlib.sha256(value.encode()).hexdigest()[:32], "logins": known}
+    if not isinstance(known, dict) or not isinstance(known.get("logins"), list):
+        return "", []
+    names = [name for name in known["logins"] if isinstance(name, str)]
+    return str(known.get("device", "")), names
 
 
 def known_logins(request) -> list[str]:
-    try:
-        value = request.get_signed_cookie(KNOWN_COOKIE, salt=KNOWN_SALT, max_age=KNOWN_AGE)
-        names = json.loads(value)
-    except (KeyError, signing.BadSignature, ValueError):
-        return []
-    return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
+    return _known(request)[1]
+
+
+def _device_count(request, username: str) -> str:
+    """What this browser's wrong passwords for `username` are counted under: the device and
+    the login, and the login's unlocks (a coordinator's unlock starts every device afresh)."""
+    name = _username(username)
+    return f"{_known(request)[0]}:{name}:{cache.get(_key(UNLOCKS, name), 0)}"
+
+
+def from_known_device(request, credentials=None) -> bool:
+    """Whether this login try comes from a browser that has logged in as its username
+    before (axes' AXES_WHITELIST_CALLABLE: such tries are counted here instead)."""
+    username = (credentials or {}).get("username")
+    if username is None and request.method == "POST":
+        username = request.POST.get(settings.AXES_USERNAME_FORM_FIELD)
+    return bool(username) and _username(username) in known_logins(request)
 
 
 def remember_login(request, response, username: str) -> None:
     """After a successful login: this browser is known for this username from now on."""
     name = _username(username)
-    names = [name, *(other for other in known_logins(request) if other != name)][:KNOWN_MAX]
+    device, known = _known(request)
+    names = [name, *(other for other in known if other != name)][:KNOWN_MAX]
     response.set_signed_cookie(
         KNOWN_COOKIE,
-        json.dumps(names),
+        json.dumps({"device": device or secrets.token_hex(16), "logins": names}),
         salt=KNOWN_SALT,
         max_age=KNOWN_AGE,
         secure=settings.SESSION_COOKIE_SECURE,
@@ -134,6 +192,8 @@ def remember_login(request, response, username: str) -> None:
 def refusal(request, username: str) -> str | None:
     """Why this login try is refused before its password is checked, or None."""
     if _username(username) in known_logins(request):
+        if known_device_locked(request, username):
+            return KNOWN_DEVICE_MESSAGE.format(minutes=window_minutes())
         return None
     address = get_client_ip_address(request) or ""
     if failures("address", address) >= settings.LOGIN_THROTTLE_PER_ADDRESS:

@@ -25,7 +25,8 @@ fi
 
 if [ "${MIGRATE_ON_START:-true}" = "true" ]; then
     "$PYTHON" manage.py migrate --noinput >&2
-    # The table for CACHE_URL=database; does nothing for the other caches.
+    # The cache's table (the default CACHE_URL=database): migrate makes it too; this makes
+    # sure for a database migrated before it did. Does nothing for the other caches.
     "$PYTHON" manage.py createcachetable >&2
 fi
 

@@ -25,7 +25,13 @@ from front.clubs import (
     tidy_entries,
     time_zone_choices,
 )
-from scoring.rules import club_options, get_ruleset, rule_set_choices, validate_club_rules
+from scoring.rules import (
+    club_options,
+    get_ruleset,
+    rule_set_choices,
+    short_name,
+    validate_club_rules,
+)
 
 OPTION_PREFIX = "option_"
 VALUE_PREFIX = "value_"
@@ -147,6 +153,16 @@ class ClubSettingsForm(forms.ModelForm):
         # Left out of a post (an older page, a script): the saved one stays (clean_...).
         self.fields["currency_symbol"].required = False
         self.fields["currency_symbol"].widget.attrs.update(size=3, autocomplete="off")
+        self.fields.update(self._rule_fields(rule_set))
+        # Labels of the entries typed for a rule set the page showed but that is not chosen.
+        self.discarded: list[str] = []
+        if self.is_bound:
+            self._fill_options_not_shown()
+
+    def _rule_fields(self, rule_set: str) -> dict[str, forms.Field]:
+        """`rule_set`'s options and table values as fields, at the club's saved values when
+        it is the club's rule set, else at their usual ones."""
+        fields = {}
         ruleset = get_ruleset(rule_set)
         same_rules = rule_set == self.instance.rule_set
         saved_options = self.instance.rule_options if same_rules else {}
@@ -154,7 +170,7 @@ class ClubSettingsForm(forms.ModelForm):
         for key, default in club_options(rule_set).items():
             label = key.replace("_", " ").capitalize()
             limits = ruleset.option_ranges.get(key)
-            self.fields[OPTION_PREFIX + key] = _field_for(
+            fields[OPTION_PREFIX + key] = _field_for(
                 default,
                 label,
                 saved_options.get(key, default),
@@ -174,9 +190,8 @@ class ClubSettingsForm(forms.ModelForm):
             )
             field.required = False
             field.help_text = f"Usual value: {default}"
-            self.fields[VALUE_PREFIX + key] = field
-        if self.is_bound:
-            self._fill_options_not_shown()
+            fields[VALUE_PREFIX + key] = field
+        return fields
 
     def _fill_options_not_shown(self) -> None:
         """A change of rule set posts (or, for the htmx swap, sends) the option fields the
@@ -189,6 +204,8 @@ class ClubSettingsForm(forms.ModelForm):
             return  # the page showed this rule set's fields: what is posted stands
         if shown is None and any(name in self.data for name in names):
             return  # an older page without the hidden field, showing this rule set
+        self.discarded = self._typed_for(shown)
+        self.shown_rule_set = shown
         data = self.data.copy()
         for name in names:
             data.pop(name, None)
@@ -200,6 +217,39 @@ class ClubSettingsForm(forms.ModelForm):
                 data[name] = str(initial)
         data[self.OPTIONS_FOR] = self.rule_set_name
         self.data = data
+
+    def _typed_for(self, shown: str | None) -> list[str]:
+        """The labels of `shown`'s options and table values posted with another value than
+        the page showed them with: what the coordinator typed for a rule set not chosen."""
+        if shown not in dict(self.fields["rule_set"].choices):
+            return []
+        fields = self._rule_fields(shown)
+        if not any(name in self.data for name in fields):
+            return []  # nothing of it was sent (the htmx swap sends only the list)
+        typed = []
+        for name, field in fields.items():
+            posted = self.data.get(name)
+            if isinstance(field, forms.BooleanField):
+                changed = bool(posted) != bool(field.initial)
+            else:
+                try:
+                    changed = posted is not None and field.clean(posted) != field.initial
+                except forms.ValidationError:
+                    changed = posted != ""
+            if changed:
+                typed.append(field.label)
+        return typed
+
+    @property
+    def discarded_words(self) -> str:
+        """What the page says when entries for a rule set not chosen were left out."""
+        if not self.discarded:
+            return ""
+        return (
+            f"The options on the page were {short_name(self.shown_rule_set)}'s, so what was typed there "
+            f"({', '.join(self.discarded)}) is not used with {short_name(self.rule_set_name)}. "
+            f"{short_name(self.rule_set_name)}'s own options are below: check them, then save."
+        )
 
     @property
     def changes_rule_set(self) -> bool:

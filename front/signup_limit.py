@@ -4,7 +4,7 @@ form makes anything, so a script cannot fill the site with made-up clubs. A club
 signing up their own club from the hall are far below it.
 
 Counted with the login throttle's counter, in Django's cache (see club/login_throttle.py:
-each server process's memory unless CACHES is shared)."""
+in production the database's table, which every worker shares and a replaced worker keeps)."""
 
 from axes.helpers import get_client_ip_address
 from django.conf import settings

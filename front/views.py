@@ -166,6 +166,8 @@ def club_settings(request):
                 # A change of rule set asks first, saying what it affects; the entries
                 # stay in the form, and its buttons save them with or without the change.
                 change = rule_set_change(club, form.saved_rule_set, form.rule_set_name)
+            elif form.discarded:
+                pass  # options typed for a rule set not chosen: said, and asked again
             else:
                 kept = ClubSettingsForm.KEEP in data
                 form.save()
@@ -177,7 +179,9 @@ def club_settings(request):
                 )
                 return redirect("club_settings")
     elif request.htmx and "rule_set" in request.GET:
-        # Choosing another rule set shows that rule set's options, keeping other entries.
+        # Choosing another rule set shows that rule set's options. The list sends only
+        # itself and which rule set the page showed (the whole form would pass gunicorn's
+        # limit on an address's length), so the other entries stay as they are on the page.
         form = ClubSettingsForm(request.GET, instance=club)
         form.errors.clear()
         context = {"form": form}

@@ -42,7 +42,7 @@ def key_refused(request, base: str = "base.html"):
 
 
 def players_and_coordinators(
-    find_match, refusal: str, table_keys: bool = False, table_keys_answer_ended: bool = False
+    find_match, refusal: str, table_keys: bool = False, table_keys_answer_ended: tuple = ()
 ):
     """Decorate a view of one match. Anonymous users go to the login page; the match is
     found by `find_match(request, kwargs)`, which takes the address's words it reads out of
@@ -53,9 +53,10 @@ def players_and_coordinators(
     key of this table of this evening is let in too, login or not, checked afresh on every
     request (a stopped key or an ended evening refuses the next one); `request.table_key`
     is that key (None when the user came in as player or coordinator). With
-    `table_keys_answer_ended` (the writes, whose view answers a write after the evening's
-    end itself) a POST with the key of this table that worked until the evening ended is let
-    through to be told so; every other request with it is refused."""
+    `table_keys_answer_ended`, the methods whose requests the view answers after the
+    evening's end itself (POST for the writes, GET for the scoreboard's poll), such a request
+    with the key of this table that worked until the evening ended is let through to be told
+    so; every other request with it is refused."""
 
     def decorate(view):
         @wraps(view)
@@ -72,9 +73,10 @@ def players_and_coordinators(
                     return view(request, match, **kwargs)
             if held:
                 key = TableKey.objects.opening(match.session_id, match.table_number, held)
-                if key is None and request.method == "POST" and table_keys_answer_ended:
-                    # A write after the evening ended (a tablet's outbox catching up): the
-                    # view answers it as any device's, "the evening was ended", writing nothing.
+                if key is None and request.method in table_keys_answer_ended:
+                    # A write after the evening ended (a tablet's outbox catching up), or the
+                    # page's poll: the view answers it as any device's, "the evening was
+                    # ended", writing nothing.
                     keys = TableKey.objects
                     key = keys.ended_with_its_evening(match.session_id, match.table_number, held)
                 if key is None:

@@ -2,8 +2,11 @@
 cards (see games/models.py TableKey, games/table_keys.py).
 
 `/t/` and `/t/<code>/` name no club (club/middleware.py answers them outside any club): the
-key says which club and table. Every refusal is the same, whatever the reason, and guesses
-from one address are counted and slowed as wrong passwords are (club/login_throttle.py)."""
+key says which club and table. Every refusal is the same, whatever the reason, and wrong
+codes from one address are counted as wrong passwords are (club/login_throttle.py): past
+TABLE_KEY_GUESSES_PER_ADDRESS the address's wrong codes are answered "please wait". A right
+code still opens its table: a hall's tablets share one public address with whoever typed the
+wrong codes, and a code's 50 bits are what keep guessers out (the limit only slows them)."""
 
 from axes.helpers import get_client_ip_address
 from django import forms
@@ -38,8 +41,9 @@ TYPED_REFUSAL = (
 # straight on, as a scan does.
 FROM_ANOTHER_SITE = {"cross-site", "same-site"}
 WAIT_MESSAGE = (
-    "Too many wrong codes have been typed from this internet connection. Please wait "
-    "{minutes} minutes and try again, or ask the coordinator."
+    "That code does not open a table, and too many wrong codes have been typed from this "
+    "internet connection. Check it against the table's card and try again in {minutes} "
+    "minutes, or ask the coordinator. A right code still opens its table."
 )
 
 
@@ -115,12 +119,12 @@ def enter(request):
     """`/t/`: type the code on the table's card (a phone without a camera, a blurred card)."""
     form = CodeForm(request.POST or None)
     context = {"form": form, "base": _base(request)}
-    if request.method == "POST" and _throttled(request):
-        return _wait(request, ENTER_TEMPLATE, context)
     if form.is_valid():
         key = _find(request, form.cleaned_data["code"])
         if key is not None:
             return _open(request, key)
+        if _throttled(request):
+            return _wait(request, ENTER_TEMPLATE, context)
         add_failure(THROTTLE, _address(request))
         form.add_error("code", TYPED_REFUSAL)
     return render(request, ENTER_TEMPLATE, context)
@@ -130,10 +134,10 @@ def enter(request):
 def open_key(request, code: str):
     """`/t/<code>/`, the address in the card's QR code: scanned, the table's page opens;
     followed from another website, the code is shown ready to open, for a press."""
-    if _throttled(request):
-        return _wait(request, "games/table_keys/refused.html", {"base": _base(request)})
     key = _find(request, code)
     if key is None:
+        if _throttled(request):
+            return _wait(request, "games/table_keys/refused.html", {"base": _base(request)})
         add_failure(THROTTLE, _address(request))
         return key_refused(request, _base(request))
     if request.headers.get("Sec-Fetch-Site") in FROM_ANOTHER_SITE:

@@ -12,6 +12,7 @@ from club.models import Club
 from front.forms import ClubSettingsForm
 from scoring.engine import RULESET_NAMES, EngineError, get_ruleset
 from scoring.rules import club_options, validate_club_rules
+from tests.htmx_requests import longest_request_lines, too_long
 
 
 def settings_post(club: Club, **changes) -> dict:
@@ -340,12 +341,12 @@ def test_the_first_save_after_switching_rule_set_succeeds(coordinator_client, cl
 def test_choosing_another_rule_set_shows_its_usual_options_not_blanks(
     coordinator_client, club, old, new
 ):
-    """The htmx swap when the list changes: the page's form (the old rule set's options
-    with it) comes along, and the new rule set's options are filled with their usual
-    values, so the save that follows is complete."""
+    """The htmx swap when the list changes: the list sends itself and the rule set the page
+    showed, and the new rule set's options are filled with their usual values, so the save
+    that follows is complete."""
     club.rule_set = old
     club.save()
-    data = as_the_page_shows(club, rule_set=new, options_for=old)
+    data = {"rule_set": new, "options_for": old}  # what the list's hx-include sends
     response = coordinator_client.get(reverse("club_settings"), data, HTTP_HX_REQUEST="true")
     page = response.content.decode()
     for key, default in club_options(new).items():
@@ -432,13 +433,13 @@ def test_a_confirmation_for_another_rule_set_asks_again(coordinator_client, club
 
 def test_the_swap_says_what_a_change_affects_before_saving(coordinator_client, club):
     _in_play_and_a_result_this_season(club)
-    data = as_the_page_shows(club, rule_set="u3a", options_for="classical")
+    data = {"rule_set": "u3a", "options_for": "classical"}
     page = coordinator_client.get(
         reverse("club_settings"), data, HTTP_HX_REQUEST="true"
     ).content.decode()
     assert "Changing the rule set to U3A: 1 table is playing now." in page
     assert "You will be asked to confirm when you save." in page
-    same = as_the_page_shows(club, options_for="classical")
+    same = {"rule_set": "classical", "options_for": "classical"}
     page = coordinator_client.get(
         reverse("club_settings"), same, HTTP_HX_REQUEST="true"
     ).content.decode()
@@ -535,3 +536,45 @@ def test_the_table_money_is_asked_and_refused_in_the_clubs_currency(coordinator_
     form = ClubSettingsForm(data, instance=club)
     assert not form.is_valid()
     assert form.errors["table_money"] == ["The table money must be between €0 and €100."]
+
+
+@pytest.mark.parametrize("rule_set", RULESET_NAMES)
+def test_every_htmx_get_of_the_settings_page_fits_gunicorns_request_line(
+    coordinator_client, club, rule_set
+):
+    """Reported: choosing another rule set answered 414 under gunicorn, the list sending the
+    whole form (the scoring table's values with it) in the address. Under every rule set
+    (the largest form the page can have), each hx-get's longest request stays in the limit."""
+    club.rule_set = rule_set
+    club.save()
+    page = coordinator_client.get(reverse("club_settings")).content.decode()
+    assert longest_request_lines(page)  # the list's swap is there to measure
+    assert too_long(page, f"settings under {rule_set}") == []
+
+
+def test_options_typed_for_a_rule_set_not_chosen_are_said_not_dropped_silently(
+    coordinator_client, club
+):
+    """Reported: the swap failed, the page still showed Classical's options ("Limit 2000"),
+    the coordinator typed into them and chose fan; the save dropped what was typed without a
+    word. Now the page says what is not used, shows fan's options, and saves nothing yet."""
+    data = as_the_page_shows(club, rule_set="fan", options_for="classical", option_limit="1500")
+    page = coordinator_client.post(reverse("club_settings"), data).content.decode()
+    assert (
+        "The options on the page were Classical&#x27;s, so what was typed there (Limit) is not "
+        "used with Fan. Fan&#x27;s own options are below: check them, then save." in page
+    )
+    assert 'name="options_for" value="fan"' in page
+    # Fan's options shown, then the list set back to the club's own rule set: said too.
+    back = settings_post(club, rule_set="fan")
+    back.update(rule_set="classical", options_for="fan", option_min_fan="2")
+    page = coordinator_client.post(reverse("club_settings"), back).content.decode()
+    assert "what was typed there (Min fan) is not used with Classical" in page
+    club.refresh_from_db()
+    assert (club.rule_set, club.rule_options) == ("classical", {})
+    # Options typed for the rule set the page shows are kept and saved.
+    fan = settings_post(club, rule_set="fan", options_for="fan", option_min_fan="2")
+    fan["confirm_rule_set"] = "fan"
+    assert coordinator_client.post(reverse("club_settings"), fan).status_code == 302
+    club.refresh_from_db()
+    assert (club.rule_set, club.rule_options) == ("fan", {"min_fan": 2})

@@ -11,6 +11,8 @@ fails, listing every case, on:
 - template syntax in the text a reader sees (`{#`, `{%`, `{{` ...): a comment or tag that
   Django printed instead of reading, like a `{# #}` comment over two lines;
 - a /static/ address in the page (`src`, `href`) that `collectstatic` did not produce;
+- an `hx-get` whose longest request (what it includes, at its longest) could pass gunicorn's
+  request-line limit (tests/htmx_requests.py): production would answer 414;
 - a URL pattern that no role could open (the walk did not really render it).
 
 The error pages (not found, the server error page, a refused form token) are rendered too.
@@ -37,6 +39,7 @@ from scoring.models import KongChips
 from scoring.recording import record_kong
 from tests.demo_club import MEMBER_LOGIN
 from tests.factories import CoordinatorFactory, UserFactory
+from tests.htmx_requests import too_long
 from tests.test_security_enumerated import kwargs_for, walk
 
 pytestmark = pytest.mark.django_db
@@ -128,7 +131,7 @@ def problems_in(page: str, where: str, static_root: Path) -> list[str]:
     parsed = PageText()
     parsed.feed(page)
     parsed.close()
-    found = []
+    found = too_long(page, where)
     text = " ".join(" ".join(parsed.text).split())
     syntax = list(TEMPLATE_SYNTAX.finditer(text))
     if syntax:

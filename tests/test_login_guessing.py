@@ -130,6 +130,61 @@ def test_one_address_hammering_one_login_meets_the_lockout_not_the_throttle(pat,
     assert post_login(Client(), "pat2", "x", address="203.0.113.9").status_code == 200
 
 
+# --- (d) the member's own browser, at the guesser's address ------------------------------
+
+HALL = "203.0.113.40"  # a hall's one public address: the coordinator and a prankster share it
+
+
+def known_browser(username):
+    """A browser that has logged in as `username` from the hall, then logged out."""
+    browser = Client()
+    assert post_login(browser, username, PASSWORD, address=HALL).status_code == 302
+    browser.post(reverse("logout"))
+    return browser
+
+
+@ONE_PROXY
+def test_a_prankster_at_the_same_address_does_not_lock_out_a_browser_known_for_the_login(
+    pat, hashing
+):
+    """Reported: five wrong passwords from someone in the hall locked the coordinator out for
+    15 minutes, even on the tablet they always use. Now that tablet logs in; a new browser
+    at the address is still stopped, so guessing is too."""
+    own = known_browser("pat")
+    for _ in range(settings.AXES_FAILURE_LIMIT + 20):
+        post_login(Client(), "pat", "wrong-guess", address=HALL)
+    assert post_login(Client(), "pat", PASSWORD, address=HALL).status_code == 429
+    assert post_login(own, "pat", PASSWORD, address=HALL).status_code == 302
+    # Spraying from the hall (the address's own limit) does not stop it either.
+    for n in range(settings.LOGIN_THROTTLE_PER_ADDRESS):
+        post_login(Client(), f"nobody{n}", "guess", address=HALL)
+    own.post(reverse("logout"))
+    assert post_login(own, "pat", PASSWORD, address=HALL).status_code == 302
+
+
+@ONE_PROXY
+def test_guesses_from_a_known_browser_are_counted_apart_and_still_stopped(pat, coordinator_client):
+    """Someone with the member's own phone can still not guess on: its wrong passwords are
+    counted on their own (not in the address's or the anonymous count) and stop after
+    AXES_FAILURE_LIMIT, the right password too, until the window ends or a coordinator
+    unlocks the login."""
+    own = known_browser("pat")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        assert post_login(own, "pat", "wrong-guess", address=HALL).status_code == 200
+    refused = post_login(own, "pat", PASSWORD, address=HALL)
+    assert refused.status_code == 429
+    assert "for this login on this phone or tablet" in refused.content.decode()
+    # Counted apart: nothing for axes or the address, so a new browser there logs in, and
+    # so does another browser known for the login.
+    assert not AccessAttempt.objects.exists()
+    assert post_login(Client(), "pat", PASSWORD, address=HALL).status_code == 302
+    tablet = known_browser("pat")
+    assert post_login(tablet, "pat", PASSWORD, address=HALL).status_code == 302
+    member = pat.memberships.get()
+    coordinator_client.post(reverse("club:login_unlock", args=[member.pk]))
+    assert post_login(own, "pat", PASSWORD, address=HALL).status_code == 302
+
+
 # --- (c) floods: many addresses, one username ---------------------------------------------
 
 

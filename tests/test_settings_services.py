@@ -27,9 +27,19 @@ def test_one_club_on_one_computer_is_unchanged():
     assert database["CONN_HEALTH_CHECKS"] is True
     assert database["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
     assert "pool" not in database["OPTIONS"]
-    assert cache_settings({}) == {
+    # `make run` (DEBUG on) keeps the cache in its one process's memory.
+    assert cache_settings({}, debug=True) == {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     }
+
+
+def test_production_counts_in_a_table_every_worker_shares_by_default(db):
+    """Reported: every throttle forgot its counts when gunicorn replaced a worker (each kept
+    them in its own memory). With DEBUG off and no CACHE_URL the cache is the database's
+    table, and `migrate` makes that table (club/migrations/0014_cache_table.py)."""
+    assert cache_settings({})["default"]["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
+    assert cache_settings({}) == cache_settings({"CACHE_URL": "database"})
+    assert CACHE_TABLE in connection.introspection.table_names()
 
 
 def test_postgresql_without_the_pool_keeps_connections_conn_max_age_seconds():
@@ -92,7 +102,7 @@ def test_a_pool_setting_that_cannot_work_is_named(environ, message):
 def test_a_shared_cache_in_the_database_or_redis(monkeypatch):
     # As where the redis extra is installed (`make install` leaves it out).
     monkeypatch.setattr(services.importlib.util, "find_spec", lambda name: object())
-    assert cache_settings({"CACHE_URL": "memory"}) == cache_settings({})
+    assert cache_settings({"CACHE_URL": "memory"}) == cache_settings({}, debug=True)
     assert cache_settings({"CACHE_URL": "database"})["default"] == {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "club_cache",

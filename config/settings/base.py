@@ -109,9 +109,9 @@ TEMPLATES = [
 # DATABASE_URL, CONN_MAX_AGE, and DB_POOL_MAX_SIZE for PostgreSQL's connection pool (several
 # app servers); the choices are in config/settings/services.py.
 DATABASES = {"default": database_settings(os.environ, BASE_DIR)}
-# CACHE_URL: each process's memory by default, or `database` or `redis://...`, which every
-# app server shares (the login throttle's counts are kept here).
-CACHES = cache_settings(os.environ)
+# CACHE_URL: `database` by default (with DEBUG on, each process's memory), `memory` or
+# `redis://...`. The throttles' counts are kept here: every gunicorn worker must share them.
+CACHES = cache_settings(os.environ, debug=DEBUG)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -141,6 +141,9 @@ AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "club.accounts.locked_out"
+# A browser that has logged in as the login before is not locked by others' guesses: its own
+# wrong passwords are counted apart (club/login_throttle.py, OWASP's device cookies).
+AXES_WHITELIST_CALLABLE = "club.login_throttle.from_known_device"
 # "Sheila" and "sheila" are one login: wrong passwords count against it in any case.
 AXES_USERNAME_CALLABLE = "club.login_names.axes_username"
 # Spraying (one address, many usernames) and floods (many addresses, one username) are

@@ -4,12 +4,18 @@ Plain functions of an environment mapping, so the choices can be tested without 
 the settings (which read the real environment once, at start-up).
 
 - One club on one computer (the default): SQLite or PostgreSQL from DATABASE_URL, database
-  connections kept CONN_MAX_AGE seconds, and the cache in each server process's memory.
+  connections kept CONN_MAX_AGE seconds, and the cache in a table of that database.
 - Several app servers: DB_POOL_MAX_SIZE turns on Django's PostgreSQL connection pool (one
   pool per server process; PgBouncer in front of PostgreSQL is the alternative, with
-  DISABLE_SERVER_SIDE_CURSORS in its transaction mode), and
-  CACHE_URL puts the cache where every server sees it: `database` (Django's DatabaseCache,
-  a table made by `manage.py createcachetable`) or a `redis://` address.
+  DISABLE_SERVER_SIDE_CURSORS in its transaction mode), and CACHE_URL may name a `redis://`
+  address instead of the database's table.
+
+The cache holds the throttles' counts (wrong passwords, wrong table codes, sign-ups): they
+must be the same for every gunicorn worker and outlive a worker, which gunicorn replaces
+after max_requests (any visitor can bring that about with cheap requests). So with DEBUG off
+the default is `database` (Django's DatabaseCache, in the table the club app's migration
+makes, club/migrations/0014_cache_table.py), and each process's own memory (`memory`) only
+with DEBUG on (`make run`) or when CACHE_URL asks for it.
 """
 
 from __future__ import annotations
@@ -108,10 +114,11 @@ def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, A
     return database
 
 
-def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
-    """CACHES from CACHE_URL: `memory` (the default), `database`, or a redis:// address."""
-    value = environ.get("CACHE_URL", "").strip()
-    if value in ("", "memory"):
+def cache_settings(environ: Mapping[str, str], debug: bool = False) -> dict[str, Any]:
+    """CACHES from CACHE_URL: `database` (the default, `memory` with DEBUG on), `memory`, or
+    a redis:// address."""
+    value = environ.get("CACHE_URL", "").strip() or ("memory" if debug else "database")
+    if value == "memory":
         # Each server process keeps its own (the login throttle's counts among them).
         default = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     elif value == "database":

@@ -5,6 +5,8 @@ import os
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key")
 os.environ.setdefault("DEBUG", "false")
 
+from config.settings.services import cache_settings  # noqa: E402
+
 from .base import *  # noqa: E402,F403
 from .base import BASE_DIR, DATABASES  # noqa: E402
 
@@ -28,6 +30,10 @@ WHITENOISE_AUTOREFRESH = True
 # hides what a real server sees.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+
+# Each test process's memory, emptied between tests (tests/conftest.py), unless CACHE_URL
+# says otherwise; servers started as production is (tests/faults/server.py) use production's.
+CACHES = cache_settings({**os.environ, "CACHE_URL": os.environ.get("CACHE_URL") or "memory"})
 
 # Axes logs every login; the suite logs in thousands of times.
 AXES_VERBOSE = False

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from club.roles import make_coordinator
 from games.models import Match, TableKey
-from games.start import start_play
+from games.start import end_evening, start_play
 from scoring.models import Hand
 from tests.browser.helpers import (
     TARGETS_TOO_SMALL,
@@ -170,3 +170,26 @@ def test_leaving_the_table_leaves_nothing_readable_on_a_shared_tablet(
     page.goto(f"{live_server.url}/play/{session.pk}/tables/1/")
     expect(page.get_by_label("Username")).to_be_visible()  # the table is not open to it now
     context.close()
+
+
+def test_a_card_device_stops_asking_for_news_once_the_evening_ends(
+    live_server, browser, transactional_db, browser_watch
+):
+    """Reported: after "End the evening" the card device's page went on polling, each poll
+    refused (403, a console error). Now the next poll brings the last board and says why,
+    and no poll follows (the browser watch fails on any refused request)."""
+    session = one_named_table("u3a", NAMES)
+    start_play(session)
+    key = TableKey.objects.for_tables(session, [1])[1]
+    page = browser.new_context(viewport=TABLET).new_page()
+    page.goto(f"{live_server.url}/t/{key.code}/")
+    expect(page.locator(".board-hand")).to_have_text("Hand 1")
+    kept_for_a_drop(page)  # the service worker has kept the page (its own fetch is done)
+    polls = []
+    page.on("request", lambda request: "/live/" in request.url and polls.append(request.url))
+    end_evening(session)
+    expect(page.get_by_text("The coordinator has ended the evening")).to_be_visible(timeout=10_000)
+    asked = len(polls)
+    page.wait_for_timeout(6_000)  # longer than the poll's interval (about 4 s)
+    assert len(polls) == asked, polls
+    page.close()

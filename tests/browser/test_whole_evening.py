@@ -513,6 +513,23 @@ def member_finds_her_place_on_a_phone(evening: Evening, page):
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+def coordinator_changes_the_rule_set(evening: Evening, page):
+    """Settings, U3A to fan: the options shown become fan's (under gunicorn the swap was once
+    refused, 414, and "Limit"/"Min points" stayed), and what is typed there is saved."""
+    page.goto(evening.url("/settings/"))
+    expect(page.get_by_label("Min points", exact=True)).to_be_visible()
+    page.get_by_label("Rule set", exact=True).select_option("fan")
+    expect(page.get_by_label("Min fan", exact=True)).to_have_value("1")
+    expect(page.get_by_label("Min points", exact=True)).to_have_count(0)
+    page.get_by_label("Min fan", exact=True).fill("2")
+    page.get_by_role("button", name="Save settings").click()
+    page.get_by_role("button", name="Confirm: play Fan").click()
+    expect(page.get_by_text("The club's settings are saved.")).to_be_visible()
+    evening.look(page, "settings-rule-set-changed")
+    club = Club.objects.get(pk=evening.session.club_id)
+    assert (club.rule_set, club.rule_options) == ("fan", {"min_fan": 2})
+
+
 def test_a_whole_club_evening(site, new_context, club_evening, screenshots):
     evening = Evening(site, club_evening, screenshots)
     tablet = new_context(viewport=TABLET, has_touch=True)
@@ -532,6 +549,7 @@ def test_a_whole_club_evening(site, new_context, club_evening, screenshots):
 
     phone = new_context(viewport=PHONE).new_page()
     member_finds_her_place_on_a_phone(evening, phone)
+    coordinator_changes_the_rule_set(evening, coordinator)
 
     assert len(list(screenshots.glob("*.png"))) == evening.shots
     print(f"axe checked {len(evening.checked)} pages; {evening.shots} screenshots in {screenshots}")

@@ -1,7 +1,7 @@
 """A real gunicorn serving the app on the test database, which a test can restart, stop and
 kill as an operator (or a power cut) would.
 
-The server runs `config.settings.test`: the production settings with DEBUG off, plus plain
+The server runs `config.settings.test` (or, given `env`, what it says): the production settings with DEBUG off, plus plain
 HTTP (no SSL redirect, no secure-only cookies, any host) and static files served as they are
 (the manifest storage would need `collectstatic` into the checkout, which a test should not
 write to). The database is the test database, passed as DATABASE_URL.
@@ -82,8 +82,16 @@ class Gunicorn:
     """One gunicorn master with its sync (or threaded) workers; `start()` again after a stop
     or a kill serves on the same port."""
 
-    def __init__(self, port: int | None = None, static_root: Path | None = None, threads: int = 1):
+    def __init__(
+        self,
+        port: int | None = None,
+        static_root: Path | None = None,
+        workers: int = WORKERS,
+        env: dict[str, str] | None = None,
+        threads: int = 1,
+    ):
         self.port = port or free_port()
+        self.worker_count = workers
         # More than one: gunicorn's threaded worker, as deploy/gunicorn.conf.py runs it.
         self.threads = threads
         self.process: subprocess.Popen | None = None
@@ -102,6 +110,7 @@ class Gunicorn:
         if static_root is not None:
             self.env["DJANGO_SETTINGS_MODULE"] = PRODUCTION_STATIC
             self.env["STATIC_ROOT"] = str(static_root)
+        self.env.update(env or {})
 
     @property
     def url(self) -> str:
@@ -115,7 +124,7 @@ class Gunicorn:
                 "gunicorn",
                 "config.wsgi",
                 "--workers",
-                str(WORKERS),
+                str(self.worker_count),
                 "--worker-class",
                 "gthread" if self.threads > 1 else "sync",
                 "--threads",
@@ -160,18 +169,19 @@ class Gunicorn:
                 children.add(int(stat.parent.name))
         return children
 
-    def answers(self) -> bool:
+    def answers(self, path: str = "/accounts/login/") -> bool:
         """Whether the server answers a page over HTTP right now."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
         try:
-            conn.request("GET", "/accounts/login/")
+            conn.request("GET", path)
             return conn.getresponse().status == 200
         except (OSError, http.client.HTTPException):
             return False
         finally:
             conn.close()
 
-    def wait_until_ready(self, workers: int = WORKERS) -> None:
+    def wait_until_ready(self, workers: int | None = None) -> None:
+        workers = self.worker_count if workers is None else workers
         deadline = time.monotonic() + READY_WITHIN
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -180,6 +190,21 @@ class Gunicorn:
                 return
             time.sleep(0.05)
         raise RuntimeError(f"gunicorn did not answer within {READY_WITHIN} s:\n{self.log_tail()}")
+
+    def replace_workers(self) -> None:
+        """End every worker as gunicorn does after max_requests (SIGTERM: it finishes its
+        request and exits), and wait until the master has started new ones in their place."""
+        old = self.workers()
+        for pid in old:
+            os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + READY_WITHIN
+        while time.monotonic() < deadline:
+            new = self.workers()
+            fresh = len(new - old) >= self.worker_count and not new & old
+            if fresh and self.answers("/health/"):
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"gunicorn did not replace its workers:\n{self.log_tail()}")
 
     def signal(self, signum: int) -> None:
         self.process.send_signal(signum)

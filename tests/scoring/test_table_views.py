@@ -17,6 +17,7 @@ from games.models import Match, TableKey
 from games.start import start_play
 from scoring.models import Hand, KongChips
 from scoring.recording import record_draw, record_kong
+from scoring.views.table.page import STOP_POLLING
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.games.helpers import seated_members, seated_session
 
@@ -602,6 +603,9 @@ def test_a_key_is_refused_where_it_does_not_open(client, evening, name, method, 
             assert response.status_code in (200, 302) and not key_refused(response)
             if extra and name != "preview":  # the outbox's writes say what became of them
                 assert response["X-Table-Outcome"] == "ended"
+        elif case == "after the evening ended" and name == "live":
+            # The card device's poll: told so, and the polling stops (htmx's 286).
+            assert response.status_code == STOP_POLLING and not key_refused(response)
         else:
             assert key_refused(response), (case, response.status_code)
     assert hands_and_kongs(evening) == (0, 0)

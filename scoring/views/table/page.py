@@ -53,21 +53,22 @@ def _table_match(request, kwargs) -> Match:
     return match
 
 
-def table_view(write: bool = False, sent=None, ended=None):
+def table_view(write: bool = False, sent=None, ended=None, polled: bool = False):
     """Resolve the table's match and check who may see it (and, for `write`, record).
 
     A write that arrives after the coordinator ended the evening (checked here, or found
     by the recording function that queued behind "End the evening") is answered by
     `evening_ended`, keeping what was entered; `sent(request, match)` says in words what
     it was (see `Sent`); a view whose answer is not the table page passes its own
-    `ended(request, match)` instead."""
+    `ended(request, match)` instead. A `polled` view (the scoreboard's) is asked by a
+    table's card device after the evening ended too, and answers it itself."""
 
     def decorate(view):
         @players_and_coordinators(
             _table_match,
             "You can record hands only at the table where you sit.",
             table_keys=True,
-            table_keys_answer_ended=write,
+            table_keys_answer_ended=("POST",) if write else ("GET",) if polled else (),
         )
         @wraps(view)
         def wrapper(request, match):
@@ -352,10 +353,20 @@ def table(request, match):
     return table_page(request, match)
 
 
-@table_view()
+# htmx stops polling on this answer and swaps it as a 200 (not an error in the console).
+STOP_POLLING = 286
+
+
+@table_view(polled=True)
 @require_GET
 def live(request, match):
     """The scoreboard and hands, polled: 204 (nothing to swap) while nothing changed."""
+    if request.table_key is not None and match.session.status != Session.Status.IN_PLAY:
+        # A table's card device after "End the evening": its key opens nothing any more (a
+        # reload would be refused), so the last board and a word, and the polling stops.
+        board = selectors.board(match, request.user)
+        context = {"board": board, "match": match, "session": match.session, "ended": True}
+        return render(request, TEMPLATE + "#poll", context, status=STOP_POLLING)
     shown_match = request.GET.get("m", "")
     if shown_match != str(match.pk) or (request.GET.get("open") and not match.is_in_play):
         # Another match or a finished one: the forms on the page no longer apply.
