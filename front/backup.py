@@ -48,6 +48,8 @@ from django.utils import timezone
 from club.refusals import Refused
 from club.scoping import ClubRow, scope
 from games.models import new_code
+from scoring.engine import EngineError
+from scoring.rules import build_ruleset, rule_set_choices
 
 FORMAT = "mahjong-club-backup"
 VERSION = 2
@@ -78,6 +80,11 @@ MODELS = (
     "scoring.correction",
 )
 NAMED_BY_NATURAL_KEY = {"auth.group"}
+# The fields that name a row's rule set, its options and its table values.
+RULE_FIELDS = {
+    "club.club": ("rule_set", "rule_options", "rule_values"),
+    "games.match": ("rules", "rule_options", "rule_values"),
+}
 
 
 def made_for_here(label: str, columns: dict) -> None:
@@ -100,6 +107,10 @@ BATCH = 1000
 # changed: a few kilobytes. A longer line is not a backup's, and is not read into memory.
 MAX_LINE = 4 * 1024 * 1024
 _END = "]}"
+# The deepest a backup's rows nest lists and objects (a correction's hand, with its tiles,
+# is 5 levels): a file nested deeper is not a backup, and a value nested thousands deep
+# would otherwise stop the reader with Python's recursion limit.
+MAX_DEPTH = 32
 
 
 class BackupRefused(Refused):
@@ -264,10 +275,51 @@ def to_json(backup: dict) -> str:
 def read_json(text: str | bytes) -> dict:
     """A backup held in memory as a dict (small clubs and tests; see import_club)."""
     try:
-        backup = json.loads(text)
+        backup = _loads(text)
+    except _TooDeep as error:
+        raise BackupRefused(f"This file is not a club backup: {error}.") from None
     except ValueError as error:
         raise BackupRefused(f"This file is not a club backup: it is not JSON ({error}).") from None
     return backup
+
+
+def _depth(value) -> int:
+    """How deep `value` nests lists and objects (counted without recursion, so a value of
+    any depth is measured)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                break
+            stack.extend((item, depth + 1) for item in value)
+    return deepest
+
+
+class _TooDeep(ValueError):
+    pass
+
+
+def _loads(text: str | bytes):
+    """JSON `text` as Python, refusing (_TooDeep, with the reason) text nested deeper than
+    any backup is: Python's own parser stops at its recursion limit with RecursionError,
+    and a value it did parse that deep would stop the checks that walk it."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        value = None
+        deepest = MAX_DEPTH + 1
+    else:
+        deepest = _depth(value)
+    if deepest > MAX_DEPTH:
+        raise _TooDeep(
+            f"it nests lists and objects more than {MAX_DEPTH} deep, and no backup nests "
+            "them beyond a few"
+        )
+    return value
 
 
 # --- Reading a backup, a line at a time ----------------------------------------------------
@@ -327,14 +379,16 @@ def backup_rows(file) -> Iterator[tuple[int, object]]:
         raise _refusal("This file is empty: it is not a club backup.")
     _, text, _ = first
     try:
-        head = json.loads(text + _END)
+        head = _loads(text + _END)
     except ValueError:
         head = None
     if head is None:
         # A backup written all on one line (by hand, or another tool): small enough to
         # read whole, since its line passed the length limit.
         try:
-            whole = json.loads(text)
+            whole = _loads(text)
+        except _TooDeep as error:
+            raise _refusal(f"This file is not a club backup: {error}.") from None
         except ValueError as error:
             raise _refusal(f"This file is not a club backup: it is not JSON ({error}).") from None
         _check_head(whole)
@@ -363,13 +417,15 @@ def backup_rows(file) -> Iterator[tuple[int, object]]:
             )
         more = text.endswith(",")
         try:
-            row = json.loads(text[:-1] if more else text)
-        except ValueError:
+            row = _loads(text[:-1] if more else text)
+        except ValueError as error:
             if not ended:
                 raise _refusal(
                     f"This backup stops in the middle of line {number}: the file was cut "
                     "short (copied only in part?)."
                 ) from None
+            if isinstance(error, _TooDeep):
+                raise _refusal(f"Line {number} of this backup is not a row: {error}.") from None
             raise _refusal(f"Line {number} of this backup is not a row of JSON.") from None
         rows += 1
         yield number, row
@@ -502,6 +558,7 @@ class BackupCheck:
         where += ")"
         for name, value in fields.items():
             self._field(model, name, value, where)
+        self._rules(label, fields, where)
         for field in model._meta.local_concrete_fields:
             missing = field.name not in fields and not field.primary_key
             # Version 1 rows have no club key of their own: the file's one club fills it.
@@ -558,7 +615,46 @@ class BackupCheck:
             )
         if isinstance(field, models.CharField | models.TextField) and not isinstance(value, str):
             raise _refusal(f"{where}: its “{name}” should be text, not {_dumps(value)[:40]}.")
+        if isinstance(field, models.JSONField):
+            self._shape(field, value, f"{where}: its “{name}”")
         self._validate(field, value, f"{where}: its “{name}”", convert=True)
+        if field.choices:
+            chosen = field.to_python(value)
+            allowed = [key for key, _ in field.flatchoices]
+            if chosen not in allowed and not (field.blank and chosen in field.empty_values):
+                raise _refusal(
+                    f"{where}: its “{name}” is {_dumps(value)[:40]}, which is not one of "
+                    f"{', '.join(_dumps(key) for key in allowed)}."
+                )
+
+    @staticmethod
+    def _shape(field, value, what: str) -> None:
+        """A JSON field holds an object or a list as its default does: the code that reads
+        it (the rules, the flow, the scoresheet) expects that shape."""
+        default = field.get_default()
+        for shape, noun in ((dict, "an object {…}"), (list, "a list […]")):
+            if isinstance(default, shape) and not isinstance(value, shape):
+                raise _refusal(f"{what} should be {noun}, not {_dumps(value)[:40]}.")
+
+    def _rules(self, label: str, fields: dict, where: str) -> None:
+        """A club's or a match's rule set is one this app has, with options and values it
+        takes (the file's other checks see only a name and two objects there; a name this
+        app does not know would stop the import, or the club's pages, later)."""
+        names = RULE_FIELDS.get(label)
+        if names is None:
+            return
+        name_field, options_field, values_field = names
+        name = fields.get(name_field, _model(label)._meta.get_field(name_field).get_default())
+        known = [key for key, _ in rule_set_choices()]
+        if name not in known:
+            raise _refusal(
+                f"{where}: its “{name_field}” is {_dumps(name)[:40]}, a rule set this app "
+                f"does not have (it has {', '.join(known)})."
+            )
+        try:
+            build_ruleset(name, fields.get(options_field) or None, fields.get(values_field) or None)
+        except (EngineError, TypeError, ValueError) as error:
+            raise _refusal(f"{where}: its rule settings are wrong: {error}") from None
 
     def _validate(self, field, value, what: str, convert: bool = False) -> None:
         try:
