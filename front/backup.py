@@ -15,7 +15,12 @@ memory however long the club has played: the export reads each table in chunks f
 consistent snapshot and writes each row as it comes; the import checks the whole file first
 (a pass that keeps only the ids a later row may refer to), then reads it again and inserts
 the rows in batches, all in one transaction. Logins keep their password hashes, so everyone
-can log in as before. The stored match results (scoring.results.MatchResult) are derived
+can log in as before; but a login that is also another club's (a member or coordinator of
+another club of the installation) is written without its hash (`withheld_password`): the
+file goes to one club's coordinator, who must not get what would let them try to guess the
+password of someone else's login elsewhere. Such a login comes back without a usable
+password, and the import says so; on the installation it came from, it is still known as
+the same login. The stored match results (scoring.results.MatchResult) are derived
 from the hands, so they are rebuilt on import rather than carried in the file.
 
 Version 1 files (whole single-club installations, before clubs shared one) still import:
@@ -44,9 +49,10 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DataError, IntegrityError, connection, models, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from club.refusals import Refused
-from club.scoping import ClubRow, scope
+from club.scoping import ClubRow, scope, scopes_disabled
 from games.models import new_code
 from scoring.engine import EngineError
 from scoring.rules import build_ruleset, rule_set_choices
@@ -211,6 +217,31 @@ def club_logins(club) -> models.QuerySet:
     )
 
 
+# A login's password in the file when its hash is withheld: unusable ("!" first, as
+# Django's set_unusable_password), and a keyed digest of the hash, so that the installation
+# that wrote it (which has the key, SECRET_KEY) still knows it for the same login, while the
+# file alone gives nothing to guess a password from.
+WITHHELD = "!withheld-from-backup:"
+
+
+def withheld_password(password_hash: str) -> str:
+    digest = salted_hmac("front.backup.withheld_password", password_hash, algorithm="sha256")
+    return WITHHELD + digest.hexdigest()
+
+
+def logins_of_other_clubs(club) -> set[int]:
+    """The ids of the club's logins that are also a member or coordinator of another club
+    of this installation."""
+    logins = club_logins(club).values("pk")
+    with scopes_disabled():
+        member = _model("club.member")._default_manager.filter(user__in=logins)
+        coordinator = _model("club.coordinator")._default_manager.filter(user__in=logins)
+        return {
+            *member.exclude(club=club).values_list("user_id", flat=True),
+            *coordinator.exclude(club=club).values_list("user_id", flat=True),
+        }
+
+
 def _queryset(label: str, club):
     model = _model(label)
     if label == "auth.user":
@@ -234,17 +265,21 @@ def write_backup(out, club) -> dict[str, int]:
     """Write `club` to the text stream `out`, a row a line, from one snapshot (a hand
     recorded meanwhile is either wholly in the file or not at all); how many rows of each
     model it wrote. It runs in the club's scope, so no other club's row can be read into
-    it. Memory stays the same however big the club: rows are read `CHUNK` at a time and
+    it; the logins that are also other clubs' are written without their password hashes. Memory stays the same however big the club: rows are read `CHUNK` at a time and
     written as they come."""
     counts = dict.fromkeys(MODELS, 0)
     separator = ["\n"]
+    withheld: set[int] = set()
 
     def emit(row: dict) -> None:
+        if row["model"] == "auth.user" and row["pk"] in withheld:
+            row["fields"]["password"] = withheld_password(row["fields"]["password"])
         out.write(separator[0] + _dumps(row))
         separator[0] = ",\n"
         counts[row["model"]] += 1
 
     with scope(club=club), _snapshot():
+        withheld.update(logins_of_other_clubs(club))
         out.write(_head(timezone.now().isoformat(), club))
         serializer = _RowSerializer(emit, club_logins(club))
         for label in MODELS:
@@ -768,10 +803,18 @@ def _address(check: BackupCheck, slug: str | None) -> str:
     return address
 
 
+def _same_password(here: str, in_file: str) -> bool:
+    """Whether a login's password here is the one the file has for it: the same hash, or
+    (a hash the file withholds) the digest of this hash."""
+    if in_file.startswith(WITHHELD):
+        return constant_time_compare(withheld_password(here), in_file)
+    return here == in_file
+
+
 def _logins_here(check: BackupCheck) -> dict[str, int]:
     """The backup's logins that are already logins of this installation: provably the same
     login (the same username and the same password hash, which only a copy of that login
-    has), by username with their id here. Any other login here with the same name (capitals
+    has, or the digest of it, for a hash the file withholds), by username with their id here. Any other login here with the same name (capitals
     apart, as logins are typed: club/login_names.py) is refused."""
     from django.db.models.functions import Lower
 
@@ -786,7 +829,7 @@ def _logins_here(check: BackupCheck) -> dict[str, int]:
         )
         for user in here.only("pk", "username", "password"):
             theirs = keys[user.username.lower()]
-            if user.username == theirs and user.password == check.passwords[theirs]:
+            if user.username == theirs and _same_password(user.password, check.passwords[theirs]):
                 found[theirs] = user.pk
             else:
                 clashes.append((theirs, user.username))
@@ -1034,6 +1077,8 @@ class Imported:
     counts: dict[str, int]
     address: str
     logins_here: int
+    # Usernames of the logins that came without a usable password (the file withheld it).
+    without_password: list[str] = dataclasses.field(default_factory=list)
 
 
 def import_club(source, slug: str | None = None) -> Imported:
@@ -1105,7 +1150,12 @@ def _import(file, slug: str | None) -> Imported:
         raise BackupRefused(
             f"This backup could not be restored, so nothing was imported: {error}"
         ) from error
-    return Imported(check.counts, address, len(logins_here))
+    without_password = sorted(
+        username
+        for username, password in check.passwords.items()
+        if username not in logins_here and str(password).startswith(WITHHELD)
+    )
+    return Imported(check.counts, address, len(logins_here), without_password)
 
 
 def backup_filename(club, now: datetime.datetime | None = None) -> str:
