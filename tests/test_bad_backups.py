@@ -12,7 +12,7 @@ import pytest
 from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import models
+from django.db import connection, models
 
 from club.models import Attendance, Session
 from club.scoping import ClubRow, scope
@@ -193,7 +193,12 @@ def write(path, content) -> None:
 
 
 def everything() -> dict[str, int]:
-    return {model._meta.label: model._default_manager.count() for model in ALL_TABLES}
+    """The rows of every table a backup fills, counted in one query."""
+    tables = [model._meta.db_table for model in ALL_TABLES]
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {quote(t)})" for t in tables))
+        return dict(zip(tables, cursor.fetchone(), strict=True))
 
 
 def a_played_club(club) -> str:
