@@ -548,6 +548,7 @@ class BackupCheck:
         self.usernames: dict[str, int] = {}
         self.passwords: dict[str, str] = {}
         self.groups: set[str] = set()
+        self._choices: dict[models.Field, list] = {}  # each field's choices, read once
         self.club: dict = {}
         self.counts = dict.fromkeys(MODELS, 0)
         self.permissions = {
@@ -655,7 +656,9 @@ class BackupCheck:
         self._validate(field, value, f"{where}: its “{name}”", convert=True)
         if field.choices:
             chosen = field.to_python(value)
-            allowed = [key for key, _ in field.flatchoices]
+            allowed = self._choices.get(field)
+            if allowed is None:
+                allowed = self._choices[field] = [key for key, _ in field.flatchoices]
             if chosen not in allowed and not (field.blank and chosen in field.empty_values):
                 raise _refusal(
                     f"{where}: its “{name}” is {_dumps(value)[:40]}, which is not one of "
