@@ -15,7 +15,12 @@ memory however long the club has played: the export reads each table in chunks f
 consistent snapshot and writes each row as it comes; the import checks the whole file first
 (a pass that keeps only the ids a later row may refer to), then reads it again and inserts
 the rows in batches, all in one transaction. Logins keep their password hashes, so everyone
-can log in as before. The stored match results (scoring.results.MatchResult) are derived
+can log in as before; but a login that is also another club's (a member or coordinator of
+another club of the installation) is written without its hash (`withheld_password`): the
+file goes to one club's coordinator, who must not get what would let them try to guess the
+password of someone else's login elsewhere. Such a login comes back without a usable
+password, and the import says so; on the installation it came from, it is still known as
+the same login. The stored match results (scoring.results.MatchResult) are derived
 from the hands, so they are rebuilt on import rather than carried in the file.
 
 Version 1 files (whole single-club installations, before clubs shared one) still import:
@@ -44,11 +49,14 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DataError, IntegrityError, connection, models, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from club.addresses import RESERVED_SLUGS
 from club.refusals import Refused
-from club.scoping import ClubRow, scope
+from club.scoping import ClubRow, scope, scopes_disabled
 from games.models import new_code
+from scoring.engine import EngineError
+from scoring.rules import build_ruleset, rule_set_choices
 
 FORMAT = "mahjong-club-backup"
 VERSION = 2
@@ -79,6 +87,11 @@ MODELS = (
     "scoring.correction",
 )
 NAMED_BY_NATURAL_KEY = {"auth.group"}
+# The fields that name a row's rule set, its options and its table values.
+RULE_FIELDS = {
+    "club.club": ("rule_set", "rule_options", "rule_values"),
+    "games.match": ("rules", "rule_options", "rule_values"),
+}
 
 
 def made_for_here(label: str, columns: dict) -> None:
@@ -101,6 +114,10 @@ BATCH = 1000
 # changed: a few kilobytes. A longer line is not a backup's, and is not read into memory.
 MAX_LINE = 4 * 1024 * 1024
 _END = "]}"
+# The deepest a backup's rows nest lists and objects (a correction's hand, with its tiles,
+# is 5 levels): a file nested deeper is not a backup, and a value nested thousands deep
+# would otherwise stop the reader with Python's recursion limit.
+MAX_DEPTH = 32
 
 
 class BackupRefused(Refused):
@@ -201,6 +218,31 @@ def club_logins(club) -> models.QuerySet:
     )
 
 
+# A login's password in the file when its hash is withheld: unusable ("!" first, as
+# Django's set_unusable_password), and a keyed digest of the hash, so that the installation
+# that wrote it (which has the key, SECRET_KEY) still knows it for the same login, while the
+# file alone gives nothing to guess a password from.
+WITHHELD = "!withheld-from-backup:"
+
+
+def withheld_password(password_hash: str) -> str:
+    digest = salted_hmac("front.backup.withheld_password", password_hash, algorithm="sha256")
+    return WITHHELD + digest.hexdigest()
+
+
+def logins_of_other_clubs(club) -> set[int]:
+    """The ids of the club's logins that are also a member or coordinator of another club
+    of this installation."""
+    logins = club_logins(club).values("pk")
+    with scopes_disabled():
+        member = _model("club.member")._default_manager.filter(user__in=logins)
+        coordinator = _model("club.coordinator")._default_manager.filter(user__in=logins)
+        return {
+            *member.exclude(club=club).values_list("user_id", flat=True),
+            *coordinator.exclude(club=club).values_list("user_id", flat=True),
+        }
+
+
 def _queryset(label: str, club):
     model = _model(label)
     if label == "auth.user":
@@ -224,17 +266,21 @@ def write_backup(out, club) -> dict[str, int]:
     """Write `club` to the text stream `out`, a row a line, from one snapshot (a hand
     recorded meanwhile is either wholly in the file or not at all); how many rows of each
     model it wrote. It runs in the club's scope, so no other club's row can be read into
-    it. Memory stays the same however big the club: rows are read `CHUNK` at a time and
+    it; the logins that are also other clubs' are written without their password hashes. Memory stays the same however big the club: rows are read `CHUNK` at a time and
     written as they come."""
     counts = dict.fromkeys(MODELS, 0)
     separator = ["\n"]
+    withheld: set[int] = set()
 
     def emit(row: dict) -> None:
+        if row["model"] == "auth.user" and row["pk"] in withheld:
+            row["fields"]["password"] = withheld_password(row["fields"]["password"])
         out.write(separator[0] + _dumps(row))
         separator[0] = ",\n"
         counts[row["model"]] += 1
 
     with scope(club=club), _snapshot():
+        withheld.update(logins_of_other_clubs(club))
         out.write(_head(timezone.now().isoformat(), club))
         serializer = _RowSerializer(emit, club_logins(club))
         for label in MODELS:
@@ -265,10 +311,51 @@ def to_json(backup: dict) -> str:
 def read_json(text: str | bytes) -> dict:
     """A backup held in memory as a dict (small clubs and tests; see import_club)."""
     try:
-        backup = json.loads(text)
+        backup = _loads(text)
+    except _TooDeep as error:
+        raise BackupRefused(f"This file is not a club backup: {error}.") from None
     except ValueError as error:
         raise BackupRefused(f"This file is not a club backup: it is not JSON ({error}).") from None
     return backup
+
+
+def _depth(value) -> int:
+    """How deep `value` nests lists and objects (counted without recursion, so a value of
+    any depth is measured)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                break
+            stack.extend((item, depth + 1) for item in value)
+    return deepest
+
+
+class _TooDeep(ValueError):
+    pass
+
+
+def _loads(text: str | bytes):
+    """JSON `text` as Python, refusing (_TooDeep, with the reason) text nested deeper than
+    any backup is: Python's own parser stops at its recursion limit with RecursionError,
+    and a value it did parse that deep would stop the checks that walk it."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        value = None
+        deepest = MAX_DEPTH + 1
+    else:
+        deepest = _depth(value)
+    if deepest > MAX_DEPTH:
+        raise _TooDeep(
+            f"it nests lists and objects more than {MAX_DEPTH} deep, and no backup nests "
+            "them beyond a few"
+        )
+    return value
 
 
 # --- Reading a backup, a line at a time ----------------------------------------------------
@@ -328,14 +415,16 @@ def backup_rows(file) -> Iterator[tuple[int, object]]:
         raise _refusal("This file is empty: it is not a club backup.")
     _, text, _ = first
     try:
-        head = json.loads(text + _END)
+        head = _loads(text + _END)
     except ValueError:
         head = None
     if head is None:
         # A backup written all on one line (by hand, or another tool): small enough to
         # read whole, since its line passed the length limit.
         try:
-            whole = json.loads(text)
+            whole = _loads(text)
+        except _TooDeep as error:
+            raise _refusal(f"This file is not a club backup: {error}.") from None
         except ValueError as error:
             raise _refusal(f"This file is not a club backup: it is not JSON ({error}).") from None
         _check_head(whole)
@@ -364,13 +453,15 @@ def backup_rows(file) -> Iterator[tuple[int, object]]:
             )
         more = text.endswith(",")
         try:
-            row = json.loads(text[:-1] if more else text)
-        except ValueError:
+            row = _loads(text[:-1] if more else text)
+        except ValueError as error:
             if not ended:
                 raise _refusal(
                     f"This backup stops in the middle of line {number}: the file was cut "
                     "short (copied only in part?)."
                 ) from None
+            if isinstance(error, _TooDeep):
+                raise _refusal(f"Line {number} of this backup is not a row: {error}.") from None
             raise _refusal(f"Line {number} of this backup is not a row of JSON.") from None
         rows += 1
         yield number, row
@@ -458,6 +549,7 @@ class BackupCheck:
         self.usernames: dict[str, int] = {}
         self.passwords: dict[str, str] = {}
         self.groups: set[str] = set()
+        self._choices: dict[models.Field, list] = {}  # each field's choices, read once
         self.club: dict = {}
         self.counts = dict.fromkeys(MODELS, 0)
         self.permissions = {
@@ -503,6 +595,7 @@ class BackupCheck:
         where += ")"
         for name, value in fields.items():
             self._field(model, name, value, where)
+        self._rules(label, fields, where)
         for field in model._meta.local_concrete_fields:
             missing = field.name not in fields and not field.primary_key
             # Version 1 rows have no club key of their own: the file's one club fills it.
@@ -559,7 +652,48 @@ class BackupCheck:
             )
         if isinstance(field, models.CharField | models.TextField) and not isinstance(value, str):
             raise _refusal(f"{where}: its “{name}” should be text, not {_dumps(value)[:40]}.")
+        if isinstance(field, models.JSONField):
+            self._shape(field, value, f"{where}: its “{name}”")
         self._validate(field, value, f"{where}: its “{name}”", convert=True)
+        if field.choices:
+            chosen = field.to_python(value)
+            allowed = self._choices.get(field)
+            if allowed is None:
+                allowed = self._choices[field] = [key for key, _ in field.flatchoices]
+            if chosen not in allowed and not (field.blank and chosen in field.empty_values):
+                raise _refusal(
+                    f"{where}: its “{name}” is {_dumps(value)[:40]}, which is not one of "
+                    f"{', '.join(_dumps(key) for key in allowed)}."
+                )
+
+    @staticmethod
+    def _shape(field, value, what: str) -> None:
+        """A JSON field holds an object or a list as its default does: the code that reads
+        it (the rules, the flow, the scoresheet) expects that shape."""
+        default = field.get_default()
+        for shape, noun in ((dict, "an object {…}"), (list, "a list […]")):
+            if isinstance(default, shape) and not isinstance(value, shape):
+                raise _refusal(f"{what} should be {noun}, not {_dumps(value)[:40]}.")
+
+    def _rules(self, label: str, fields: dict, where: str) -> None:
+        """A club's or a match's rule set is one this app has, with options and values it
+        takes (the file's other checks see only a name and two objects there; a name this
+        app does not know would stop the import, or the club's pages, later)."""
+        names = RULE_FIELDS.get(label)
+        if names is None:
+            return
+        name_field, options_field, values_field = names
+        name = fields.get(name_field, _model(label)._meta.get_field(name_field).get_default())
+        known = [key for key, _ in rule_set_choices()]
+        if name not in known:
+            raise _refusal(
+                f"{where}: its “{name_field}” is {_dumps(name)[:40]}, a rule set this app "
+                f"does not have (it has {', '.join(known)})."
+            )
+        try:
+            build_ruleset(name, fields.get(options_field) or None, fields.get(values_field) or None)
+        except (EngineError, TypeError, ValueError) as error:
+            raise _refusal(f"{where}: its rule settings are wrong: {error}") from None
 
     def _validate(self, field, value, what: str, convert: bool = False) -> None:
         try:
@@ -682,10 +816,18 @@ def _address(check: BackupCheck, slug: str | None) -> str:
     return address
 
 
+def _same_password(here: str, in_file: str) -> bool:
+    """Whether a login's password here is the one the file has for it: the same hash, or
+    (a hash the file withholds) the digest of this hash."""
+    if in_file.startswith(WITHHELD):
+        return constant_time_compare(withheld_password(here), in_file)
+    return here == in_file
+
+
 def _logins_here(check: BackupCheck) -> dict[str, int]:
     """The backup's logins that are already logins of this installation: provably the same
     login (the same username and the same password hash, which only a copy of that login
-    has), by username with their id here. Any other login here with the same name (capitals
+    has, or the digest of it, for a hash the file withholds), by username with their id here. Any other login here with the same name (capitals
     apart, as logins are typed: club/login_names.py) is refused."""
     from django.db.models.functions import Lower
 
@@ -700,7 +842,7 @@ def _logins_here(check: BackupCheck) -> dict[str, int]:
         )
         for user in here.only("pk", "username", "password"):
             theirs = keys[user.username.lower()]
-            if user.username == theirs and user.password == check.passwords[theirs]:
+            if user.username == theirs and _same_password(user.password, check.passwords[theirs]):
                 found[theirs] = user.pk
             else:
                 clashes.append((theirs, user.username))
@@ -951,6 +1093,8 @@ class Imported:
     counts: dict[str, int]
     address: str
     logins_here: int
+    # Usernames of the logins that came without a usable password (the file withheld it).
+    without_password: list[str] = dataclasses.field(default_factory=list)
 
 
 def import_club(source, slug: str | None = None) -> Imported:
@@ -1022,7 +1166,12 @@ def _import(file, slug: str | None) -> Imported:
         raise BackupRefused(
             f"This backup could not be restored, so nothing was imported: {error}"
         ) from error
-    return Imported(check.counts, address, len(logins_here))
+    without_password = sorted(
+        username
+        for username, password in check.passwords.items()
+        if username not in logins_here and str(password).startswith(WITHHELD)
+    )
+    return Imported(check.counts, address, len(logins_here), without_password)
 
 
 def backup_filename(club, now: datetime.datetime | None = None) -> str:

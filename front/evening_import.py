@@ -83,6 +83,12 @@ def _same_name(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
+def _date(value) -> datetime.date:
+    """A session's date as the backup's checks read it (Django's date field takes
+    "2026-1-5" as well as "2026-01-05")."""
+    return Session._meta.get_field("date").to_python(value)
+
+
 def _username(value) -> str | None:
     """A login as the file names it ([username], see backup.py's natural keys)."""
     return value[0] if isinstance(value, list) and value else None
@@ -118,9 +124,7 @@ class _Survey:
             self.left[label] += 1
 
     def dates(self) -> dict[datetime.date, int]:
-        return {
-            datetime.date.fromisoformat(fields["date"]): pk for pk, fields in self.sessions.items()
-        }
+        return {_date(fields["date"]): pk for pk, fields in self.sessions.items()}
 
 
 def _survey(file) -> tuple[BackupCheck, _Survey]:
@@ -534,9 +538,7 @@ class _Writer:
     def evenings(self) -> list[BroughtEvening]:
         rows = self.rows
         evenings = {
-            pk: BroughtEvening(
-                date=datetime.date.fromisoformat(fields["date"]), into_planned=pk in self.planned
-            )
+            pk: BroughtEvening(date=_date(fields["date"]), into_planned=pk in self.planned)
             for pk, fields in rows["club.session"]
         }
         plans = {pk: fields["session"] for pk, fields in rows["club.seatingplan"]}

@@ -1,15 +1,17 @@
 """Who may open a match's pages: its players and the club's coordinators, and for the table
 page a device holding the table's key (games.models.TableKey). The one permission decorator
-of every view of one match (the table page, the score sheet)."""
+of every view of one match (the table page, the score sheet). Also the room card
+(games.models.RoomKey): a device holding the club's room key opens the room display."""
 
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
 from django.shortcuts import render
 
 from club.roles import is_coordinator
-from games.models import TableKey
+from games.models import RoomKey, TableKey
 
 # The device's table keys live in its Django session: a list of key ids (one at a time).
 DEVICE_KEYS = "table_keys"
@@ -33,6 +35,46 @@ def hold_key(request, key: TableKey) -> None:
 def forget_keys(request) -> None:
     """This device no longer records with any table's key."""
     request.session.pop(DEVICE_KEYS, None)
+
+
+# The room card (games.models.RoomKey): the device's room keys, as its table keys.
+DEVICE_ROOM_KEYS = "room_keys"
+ROOM_KEY_REFUSAL = (
+    "This room card does not work any more. Ask the coordinator for the club's new room card "
+    "or code."
+)
+
+
+def hold_room_key(request, key: RoomKey) -> None:
+    """This device shows the room display of `key`'s club from now on, without a login."""
+    request.session[DEVICE_ROOM_KEYS] = [key.pk]
+
+
+def held_room_key_ids(request) -> list[int]:
+    ids = request.session.get(DEVICE_ROOM_KEYS, [])
+    return [i for i in ids if isinstance(i, int)] if isinstance(ids, list) else []
+
+
+def room_key_opens(request) -> bool | None:
+    """Whether this device's room key opens the room display of the request's club, checked
+    afresh on every request: None when it holds none, False when it holds one that was
+    stopped, re-issued or is another club's."""
+    held = held_room_key_ids(request)
+    if not held:
+        return None
+    return RoomKey.objects.held_by_device(held) is not None
+
+
+def room_key_refused(request):
+    """The refusal of a room key held on a device (status 403). The room display polls
+    through htmx, which would leave the old figures up without a word: an htmx request is
+    told to reload the page, which shows the refusal."""
+    if request.htmx:
+        response = HttpResponse(status=200)
+        response["HX-Refresh"] = "true"
+        return response
+    context = {"base": "base.html", "message": ROOM_KEY_REFUSAL, "room": True}
+    return render(request, "games/table_keys/refused.html", context, status=403)
 
 
 def key_refused(request, base: str = "base.html"):

@@ -4,7 +4,8 @@ total counted counter-clockwise from the dealer to find whose wall is broken.
 Dealer (East) 1, 5, 9, 13, 17; South 2, 6, 10, 14, 18; West 3, 7, 11, 15; North 4, 8, 12, 16.
 The count goes East, South, West, North at a table of three too (nobody sits North, so that
 wall has no owner), and at a table of five only the four players of this hand have walls.
-Plain Python, no Django.
+Plain Python, no Django (pyproject.toml's import contract for the pure cores holds it to
+that).
 """
 
 from __future__ import annotations

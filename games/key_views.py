@@ -1,5 +1,6 @@
 """Table keys: a phone or tablet opens a table by its card, and the coordinator's page of
-cards (see games/models.py TableKey, games/table_keys.py).
+cards (see games/models.py TableKey, games/table_keys.py). The room card's code (RoomKey,
+games/room_key_views.py) is typed and scanned at the same addresses.
 
 `/t/` and `/t/<code>/` name no club (club/middleware.py answers them outside any club): the
 key says which club and table. Every refusal is the same, whatever the reason, and wrong
@@ -21,8 +22,8 @@ from club.middleware import club_address
 from club.models import SessionClosed
 from club.roles import coordinator_required
 from club.views.accounts import CLEAR_ON_LOGOUT, is_trustworthy
-from games.access import forget_keys, hold_key, key_refused
-from games.models import KEY_ALPHABET, KEY_LENGTH, TableKey, normalise_code
+from games.access import forget_keys, hold_key, hold_room_key, key_refused
+from games.models import KEY_ALPHABET, KEY_LENGTH, RoomKey, TableKey, normalise_code
 from games.table_keys import key_card, key_cards
 
 ENTER_TEMPLATE = "games/table_keys/enter.html"
@@ -67,17 +68,22 @@ def _wait(request, template, context):
     return response
 
 
-def _find(request, code: str) -> TableKey | None:
-    """The usable key `code` names; at a club's own address (`/c/<slug>/t/...`) only that
-    club's keys (another club's is refused as any wrong code is)."""
-    key = TableKey.find_by_code_in_any_club(code)
+def _find(request, code: str) -> TableKey | RoomKey | None:
+    """The usable key `code` names, a table's or the room card's; at a club's own address
+    (`/c/<slug>/t/...`) only that club's keys (another club's is refused as any wrong code
+    is)."""
+    key = TableKey.find_by_code_in_any_club(code) or RoomKey.find_by_code_in_any_club(code)
     if key is not None and request.club is not None and key.club_id != request.club.pk:
         return None
     return key
 
 
-def _open(request, key: TableKey):
-    """Hold the key on this device and go straight to its table's page."""
+def _open(request, key: TableKey | RoomKey):
+    """Hold the key on this device and go straight to its table's page (the room card: to
+    the room display, the one page it opens)."""
+    if isinstance(key, RoomKey):
+        hold_room_key(request, key)
+        return redirect(club_address(request, key.club, "scoring:room"))
     hold_key(request, key)
     args = (key.session_id, key.table_number)
     return redirect(club_address(request, key.club, "scoring:table", args))

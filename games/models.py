@@ -267,7 +267,27 @@ def _lock(session) -> None:
     type(session).objects.select_for_update().filter(pk=session.pk).values_list("pk").first()
 
 
-class TableKey(ClubRow):
+class CardKey:
+    """What a table's key and the room key share: a code printed on a card, stopped by the
+    coordinator (`code` and `revoked_at` are the model's)."""
+
+    @property
+    def shown_code(self) -> str:
+        """The code as the card shows it, in groups: "7KQM-4PX2-DH"."""
+        return "-".join(self.code[i : i + 4] for i in range(0, len(self.code), 4))
+
+    @property
+    def is_live(self) -> bool:
+        return self.revoked_at is None
+
+    def revoke(self) -> None:
+        """Stop the key: every device holding it is refused from its next request."""
+        if self.revoked_at is None:
+            self.revoked_at = timezone.now()
+            self.save(update_fields=["revoked_at"])
+
+
+class TableKey(CardKey, ClubRow):
     """A table's key: the secret code on its printed card (a QR code holds the address with
     it). A phone or tablet that opened it records at that table of that evening without a
     login, until the evening ends or the coordinator stops the key (a lost card gets a new
@@ -301,14 +321,11 @@ class TableKey(ClubRow):
     def __str__(self) -> str:
         return f"Key of table {self.table_number}, {self.session}"
 
-    @property
-    def shown_code(self) -> str:
-        """The code as the card shows it, in groups: "7KQM-4PX2-DH"."""
-        return "-".join(self.code[i : i + 4] for i in range(0, len(self.code), 4))
+    is_room_key = False
 
     @property
-    def is_live(self) -> bool:
-        return self.revoked_at is None
+    def opens(self) -> str:
+        return f"table {self.table_number}"
 
     @classmethod
     def find_by_code_in_any_club(cls, typed: str) -> TableKey | None:
@@ -342,8 +359,79 @@ class TableKey(ClubRow):
             key.save()
             return key, True
 
-    def revoke(self) -> None:
-        """Stop the key: every device holding it is refused from its next request."""
-        if self.revoked_at is None:
-            self.revoked_at = timezone.now()
-            self.save(update_fields=["revoked_at"])
+
+class RoomKeyQuerySet(models.QuerySet):
+    def live(self) -> RoomKeyQuerySet:
+        """Not stopped: the club's current room key (at most one)."""
+        return self.filter(revoked_at__isnull=True)
+
+    def held_by_device(self, ids) -> RoomKey | None:
+        """Of the keys `ids` (a device's), the live one of the club in scope, or None."""
+        return self.live().filter(pk__in=list(ids)).first()
+
+
+class RoomKey(CardKey, models.Model):
+    """The club's room card: a secret code, like a table's card, that opens the room display
+    (`/standings/room/`) on a TV in the hall without a login, and nothing else. One per club,
+    kept from week to week (the TV is the same every week) until the coordinator re-issues
+    it (a lost card) or stops it."""
+
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+")
+    code = models.CharField(max_length=KEY_LENGTH, unique=True)
+    issued_at = models.DateTimeField(auto_now_add=True)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = club_scoped(RoomKeyQuerySet)
+
+    class Meta:
+        ordering = ["club", "issued_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club"],
+                condition=Q(revoked_at__isnull=True),
+                name="one_live_room_key_per_club",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Room key of {self.club}"
+
+    is_room_key = True
+    opens = "the room display"
+
+    @classmethod
+    def for_club(cls, club, by=None) -> RoomKey:
+        """The club's room key (the live one, else the last one stopped), issuing one if the
+        club never had one, in one transaction: the coordinator's page shows the card without
+        a press, and a key the coordinator stopped stays stopped."""
+        with transaction.atomic():
+            _lock(club)
+            keys = cls.objects.filter(club=club)
+            key = keys.live().first() or keys.order_by("-issued_at", "-pk").first()
+            return key or cls.objects.create(club=club, code=new_code(), issued_by=by)
+
+    @classmethod
+    def find_by_code_in_any_club(cls, typed: str) -> RoomKey | None:
+        """The live room key a typed or scanned code names, or None (as TableKey's)."""
+        code = normalise_code(typed)
+        if len(code) != KEY_LENGTH or any(c not in KEY_ALPHABET for c in code):
+            return None
+        with scopes_disabled():
+            return cls.objects.live().select_related("club").filter(code=code).first()
+
+    @classmethod
+    def reissue(cls, club, by, replacing: int | None) -> tuple[RoomKey, bool]:
+        """A new room key (a lost card), stopping the live one, in one transaction; as
+        TableKey.reissue, a second tap or another screen's re-issue changes nothing.
+        Returns the live key and whether it was issued now."""
+        with transaction.atomic():
+            _lock(club)
+            current = cls.objects.live().filter(club=club).first()
+            if current is not None and replacing is not None and current.pk != replacing:
+                return current, False
+            if current is not None:
+                current.revoke()
+            return cls.objects.create(club=club, code=new_code(), issued_by=by), True

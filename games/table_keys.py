@@ -1,6 +1,7 @@
 """Table keys as the coordinator's pages show them: each table's card with its QR code
-(drawn here as SVG, no JavaScript and no outside service) and its short code. The keys
-themselves, and issuing and stopping them, are games.models.TableKey."""
+(drawn here as SVG, no JavaScript and no outside service) and its short code, and the room
+card the same way. The keys themselves, and issuing and stopping them, are
+games.models.TableKey and RoomKey."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from club.models import SeatingPlan
-from games.models import Match, TableKey
+from games.models import Match, RoomKey, TableKey
 
 
 @dataclass(frozen=True)
 class KeyCard:
-    key: TableKey
+    """A table's card, or the room card (`key` a RoomKey, `table_number` not used)."""
+
+    key: TableKey | RoomKey
     address: str  # what the QR code holds: https://host/t/<code>/
     typed_at: str  # where to type the code: host/t/
     qr: SafeString
@@ -35,13 +38,13 @@ def qr_svg(address: str, label: str) -> SafeString:
     return mark_safe(svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1))
 
 
-def key_card(request, key: TableKey) -> KeyCard:
+def key_card(request, key: TableKey | RoomKey) -> KeyCard:
     address = request.build_absolute_uri(f"/t/{key.code}/")
     return KeyCard(
         key=key,
         address=address,
         typed_at=f"{request.get_host()}/t/",
-        qr=qr_svg(address, f"QR code that opens table {key.table_number}"),
+        qr=qr_svg(address, f"QR code that opens {key.opens}"),
     )
 
 

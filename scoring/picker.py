@@ -1,13 +1,24 @@
-"""Building a winning hand tile by tile, as a player thinks, for the tile picker.
+"""Building a winning hand tile by tile, as a player thinks, for the tile picker (the
+practice page and a table's full-hand entry).
 
-The hand being built is a list of steps kept in the picker's own form (a hidden input), so
-the page needs no client state and works without JavaScript: every tap posts the steps so
-far plus the new one, and the server replays them. A step is a tile code ("b3": a tile into
-the concealed hand, or a flower or season laid out) or a declared set made from tiles
-already tapped ("pong-b3", "kong-b3", "ckong-b3" for a concealed kong, "chow-c4" for
-c4 c5 c6). Undo drops the last step.
+The hand is a list of steps that the picker's form keeps in a hidden input
+(scoring/forms/picker.py): every tap posts the steps so far plus the new one, and
+`Draft.replay` rebuilds the hand from them, so the server keeps nothing between taps and the
+page works without JavaScript (static/js/picker.js only queues the taps made while an answer
+is on its way). A step is a tile code ("b3": a tile into the concealed hand, or a flower or
+season laid out) or a set declared from tiles already tapped ("pong-b3"; "kong-b3", also the
+fourth tile added to an exposed pong; "ckong-b3" for a concealed kong; "chow-c4" for c4 c5
+c6). The form's *Undo the last tap* replays all the steps but the last; *Start again* drops
+them all.
 
-Plain Python (no Django): the forms and views in scoring/ and games/ wrap it.
+Also here: how each tile is drawn (`FACES`, laid out in `ROWS`), the sets the last tap makes
+possible (`Draft.offers`), what is wrong with the tile count or a robbed kong in a player's
+words, the hand in the engine's contract for scoring (`Draft.contract`), and the taps that
+build a contract hand (`steps_for`, for tests and the bench).
+
+Plain Python, no Django (pyproject.toml's import contract for the pure cores holds it to
+that): the form in scoring/forms/picker.py and the views in scoring/views/practice.py and
+scoring/views/table/full_hand.py wrap it.
 """
 
 from __future__ import annotations

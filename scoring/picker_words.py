@@ -6,7 +6,8 @@ the table needs the same reason in plain words. The picker checks what it can it
 (the tile count, the winning tile, robbing a kong: scoring.picker); what only the engine
 knows (whether the tiles make a winning hand under these rules) comes through here.
 
-Plain Python (no Django).
+Plain Python, no Django (pyproject.toml's import contract for the pure cores holds it to
+that).
 """
 
 from __future__ import annotations

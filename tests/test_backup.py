@@ -725,6 +725,58 @@ def test_a_clubs_backup_holds_its_own_rows_and_logins_and_nothing_of_another_clu
     assert "operator" not in names and f"{b.slug}-" not in names
 
 
+def test_a_login_that_is_also_another_clubs_comes_without_its_password_hash(
+    db, client, tmp_path, capsys
+):
+    """Club A's file goes to A's coordinator: the hashes of logins that are also B's (a
+    member of both; A's coordinator who coordinates B too) are not in it. Back on the
+    installation it came from they are still known as the same logins; anywhere else they
+    come without a usable password, and the import says so."""
+    from club.roles import make_coordinator
+    from tests.factories import PASSWORD
+
+    User = get_user_model()
+    shared = User.objects.create_user("shared-sam", password="x-long-password")
+    a = a_club_that_has_played("Thursday Club", shared_login=shared)
+    b = a_club_that_has_played("Monday Club", shared_login=shared)
+    boss = User.objects.get(username=f"{a.slug}-boss")
+    make_coordinator(boss, b)
+    path = tmp_path / "a.json"
+    call_command("export_club", "--club", a.slug, "--output", str(path))
+    text = path.read_text()
+    passwords = {
+        row["fields"]["username"]: row["fields"]["password"]
+        for row in json.loads(text)["data"]
+        if row["model"] == "auth.user"
+    }
+    for login in (shared, boss):
+        assert login.password not in text
+        assert passwords[login.username].startswith(backup.WITHHELD)
+    own = User.objects.get(username=f"{a.slug}-0")
+    assert passwords[own.username] == own.password  # only A's: moving house keeps it
+
+    # The same installation (the club comes back under another address): the same logins.
+    imported = backup.import_club(path, slug="thursday-again")
+    assert imported.logins_here == 4 and imported.without_password == []
+    assert User.objects.filter(username__in=passwords).count() == 4
+
+    empty_the_database()  # another installation
+    call_command("import_club", str(path))
+    said = capsys.readouterr().out
+    assert (
+        f"2 of the logins came without a password, since they are logins of other clubs too where the backup was made: {boss.username}, shared-sam."
+        in said
+    )  # noqa: E501
+    for username in (boss.username, "shared-sam"):
+        assert not User.objects.get(username=username).has_usable_password()
+    login = reverse("login")
+    assert (
+        client.post(login, {"username": "shared-sam", "password": "x-long-password"}).status_code
+        == 200
+    )  # noqa: E501
+    assert client.post(login, {"username": own.username, "password": PASSWORD}).status_code == 302
+
+
 def test_the_settings_page_download_is_the_requests_club_only(client, db):
     from club.roles import make_coordinator
 

@@ -143,6 +143,7 @@ def _calls(world) -> dict:
         "opening": (a.session.pk, 1, [a.table_key.pk]),
         "ended_with_its_evening": (a.session.pk, 1, [a.table_key.pk]),
         "for_tables": (a.session, [1]),
+        "held_by_device": ([a.room_key.pk],),
     }
 
 

@@ -21,7 +21,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from club.models import Club, KeepApart, Member, Session
-from games.models import Match, TableKey
+from games.models import Match, RoomKey, TableKey
 from games.start import start_play
 from scoring.recording import record_draw
 from tests.factories import CoordinatorFactory, MemberFactory, UserFactory
@@ -77,6 +77,8 @@ WRITES = {
     "games:end": COORDINATOR,
     "games:table_key_reissue": COORDINATOR,
     "games:table_key_stop": COORDINATOR,
+    "games:room_key_reissue": COORDINATOR,
+    "games:room_key_stop": COORDINATOR,
     "scoring:win": SEATED,
     "scoring:preview": SEATED,  # scores without saving, but only for the table's players
     "scoring:full": SEATED,
@@ -156,7 +158,9 @@ def world(club):
     # them (that the visit issues each once is tests/games/test_table_keys.py): after it,
     # opening any page writes nothing (test_gets_change_nothing).
     keys = TableKey.objects.for_tables(session, [1, 2])
+    room_key = RoomKey.for_club(club)  # as the coordinator's first visit to the room card
     return {
+        "room_key": room_key,
         "table_key": keys[1],
         "keys": keys,
         "club": club,
@@ -412,8 +416,10 @@ def test_no_page_shows_another_members_contact_details_or_notes(world):
     for who, (user, own) in viewers.items():
         planted = [v for pk, values in private.items() if pk != own for v in values]
         planted.append("Session note plugh")
-        # The tables' keys are the coordinators' to hand out: no member's page shows one.
+        # The tables' keys and the room card are the coordinators' to hand out: no
+        # member's page shows one.
         planted += [code for key in world["keys"].values() for code in (key.code, key.shown_code)]
+        planted += [world["room_key"].code, world["room_key"].shown_code]
         if user is None:
             planted += surnames
         client = client_for(user)

@@ -22,7 +22,7 @@ from django.utils import timezone
 from club.models import Club, KeepApart, Member, Session
 from club.roles import make_coordinator
 from club.scoping import ClubScopedManager
-from games.models import Match, TableKey
+from games.models import Match, RoomKey, TableKey
 from games.start import start_play
 from scoring.corrections import correct_hand
 from scoring.models import Hand, KongChips
@@ -54,6 +54,7 @@ class ClubWorld:
     kong: KongChips
     coordinator: object
     table_key: TableKey  # tonight's table 1's, which recorded hand 2 there
+    room_key: RoomKey  # the club's room card
     # Words only this club's data holds: names, table names, contact details, notes,
     # venues, B's evenings' dates as the pages write them.
     words: list[str] = field(default_factory=list)
@@ -127,6 +128,7 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
     other_match = Match.objects.get(session=session, table_number=2)
     record_win(match, 1, Win(winner=1, won_by="wall", discarder=None, total=totals[1]))
     keys = TableKey.objects.for_tables(session, [1, 2], by=coordinator)
+    room_key = RoomKey.for_club(club, by=coordinator)
     # Recorded on table 1's tablet, sent with the page's one-time key: a SentWrite row too.
     save_draw(match, 2, table_key=keys[1], sent_key=uuid.uuid4())
     kong = record_kong(match, 3, 2, KongChips.Kind.CONCEALED)
@@ -152,6 +154,7 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
     words += [f"{tag} corrected the total", seated.user.username, plain_member.user.username]
     words.append(coordinator.username)
     words += [code for key in keys.values() for code in (key.code, key.shown_code)]
+    words += [room_key.code, room_key.shown_code]
     figures = {totals[0]}
     for m in (match, other_match, *Match.objects.filter(session=last_week)):
         figures.update(abs(t) for t in m.tallies() if t)
@@ -173,6 +176,7 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
         kong=kong,
         coordinator=coordinator,
         table_key=keys[1],
+        room_key=room_key,
         words=sorted(set(words)),
         figures=figures,
     )

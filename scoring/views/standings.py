@@ -17,6 +17,7 @@ from club import csv_export
 from club.lookups import my_member
 from club.models import Club, Member, Session
 from club.roles import coordinator_required
+from games.access import room_key_opens, room_key_refused
 from scoring import standings
 from scoring.charts import bar_chart
 from scoring.models import Hand, KongChips
@@ -33,6 +34,32 @@ def standings_visible(view):
         public = club.standings_visibility == Club.Visibility.PUBLIC
         if not public and not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
+        return view(request, club, *args, **kwargs)
+
+    return wrapper
+
+
+def room_visible(view):
+    """The room display: whoever may see the standings (`standings_visible`), and a device
+    holding the club's room card (games.models.RoomKey) with no login, checked on every
+    request: a card stopped or re-issued is refused from the next one. The card opens this
+    page only; every other page treats the device as any visitor."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        club = request.club
+        public = club.standings_visibility == Club.Visibility.PUBLIC
+        if public or request.user.is_authenticated:
+            return view(request, club, *args, **kwargs)
+        opens = room_key_opens(request)
+        if opens is None:
+            return redirect_to_login(request.get_full_path())
+        if not opens:
+            return room_key_refused(request)
+        if not request.htmx:
+            # A TV shows the display once a week: each evening's first load renews the
+            # device's session (two weeks), so the card keeps working without a new scan.
+            request.session.modified = True
         return view(request, club, *args, **kwargs)
 
     return wrapper
@@ -374,7 +401,7 @@ def records(request, club):
 
 
 @require_safe
-@standings_visible
+@room_visible
 def room(request, club):
     """Tonight's tables and provisional results in very large type, for a TV in the hall:
     laid out to fit the screen for the number of tables, with fresh figures every 20

@@ -108,6 +108,7 @@ def test_coordinator_pages_pass_axe_and_have_big_targets(live_server, browser, d
         "/standings/records/",
         "/standings/attendance/",
         "/standings/room/",
+        "/play/room-card/",
     ]:
         problems += problems_on(page, base + path)
     assert problems == []

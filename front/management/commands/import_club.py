@@ -45,3 +45,12 @@ class Command(BaseCommand):
                 "It is the first club here, so it is also served at the site's root (/), "
                 "and stays there when other clubs come."
             )
+        if imported.without_password:
+            names = ", ".join(imported.without_password)
+            self.stdout.write(
+                f"{len(imported.without_password)} of the logins came without a password, "
+                f"since they are logins of other clubs too where the backup was made: "
+                f"{names}. They cannot log in until they have a new one: a coordinator "
+                "gives a member one on the member's page, or run `manage.py changepassword "
+                "USERNAME`."
+            )
