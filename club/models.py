@@ -388,6 +388,11 @@ class Member(models.Model):
 
     class Meta:
         ordering = ["table_name", "name"]
+        # The check-in page and the members list read a club's active members: not the
+        # lapsed ones of every year before.
+        indexes = [
+            models.Index(fields=["club", "is_active", "is_guest"], name="member_club_active")
+        ]
         constraints = [
             models.UniqueConstraint(fields=["club", "user"], name="one_member_per_login_per_club"),
             models.UniqueConstraint(
@@ -611,6 +616,8 @@ class Session(models.Model):
 
     class Meta:
         ordering = ["-date"]
+        # The sessions in play (Tonight, the room display) without reading every session.
+        indexes = [models.Index(fields=["club", "status"], name="session_club_status")]
         constraints = [
             models.UniqueConstraint(fields=["club", "date"], name="unique_session_date_per_club"),
         ]
@@ -733,9 +740,12 @@ class Session(models.Model):
 
     def check_in_list(self) -> "MemberQuerySet":
         """Who the check-in page lists: the active members, and anyone already recorded."""
+        # A subquery, not a join to every attendance of every member: the list reads
+        # tonight's attendances and the active members, however many years were played.
+        here = Attendance.objects.filter(session=self).values("member_id")
         return Member.objects.filter(
-            Q(club=self.club_id, is_active=True, is_guest=False) | Q(attendances__session=self)
-        ).distinct()
+            Q(club=self.club_id, is_active=True, is_guest=False) | Q(pk__in=here)
+        )
 
     def check_in_rows(self) -> list["CheckInRow"]:
         attendances = {a.member_id: a for a in self.attendances.all()}

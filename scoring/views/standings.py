@@ -20,7 +20,7 @@ from club.roles import coordinator_required
 from scoring import standings
 from scoring.charts import bar_chart
 from scoring.models import Hand, KongChips
-from scoring.room import room_display, room_session
+from scoring.room import latest_played, room_display, room_session
 
 
 def standings_visible(view):
@@ -50,12 +50,7 @@ def _me(request) -> int:
 
 
 def _latest_played(club: Club) -> Session | None:
-    return (
-        Session.objects.filter(club=club, matches__isnull=False)
-        .order_by("-date")
-        .distinct()
-        .first()
-    )
+    return latest_played(club)
 
 
 @require_safe
