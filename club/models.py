@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import IntegrityError, models, transaction
 from django.db.models import F, ProtectedError, Q
-from django.db.models.functions import Lower
+from django.db.models.functions import Coalesce, Lower
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -301,9 +301,18 @@ class MemberQuerySet(models.QuerySet):
                 | Q(email__icontains=word)
                 | Q(phone__icontains=word)
             )
+        # Counted per listed member (a subquery): the list is paged, and only its page's
+        # members' attendances are read.
+        attended = (
+            Attendance.objects.filter(member=models.OuterRef("pk"))
+            .order_by()
+            .values("member")
+            .annotate(n=models.Count("pk"))
+            .values("n")
+        )
         return (
             members.select_related("user")
-            .annotate(sessions_attended=models.Count("attendances", distinct=True))
+            .annotate(sessions_attended=Coalesce(models.Subquery(attended), 0))
             .order_by(Lower("name"), "pk")
         )
 
@@ -585,11 +594,16 @@ class SessionQuerySet(models.QuerySet):
 
     def with_present_count(self) -> "SessionQuerySet":
         """Annotate `present`: how many are here (checked in and not left)."""
-        return self.annotate(
-            present=models.Count(
-                "attendances", filter=Q(attendances__left_at__isnull=True), distinct=True
-            )
+        # A count per listed session (a subquery), not a join of every session's
+        # attendance grouped before the list's limit: a long history reads only its page.
+        here = (
+            Attendance.objects.filter(session=models.OuterRef("pk"), left_at__isnull=True)
+            .order_by()
+            .values("session")
+            .annotate(n=models.Count("pk"))
+            .values("n")
         )
+        return self.annotate(present=Coalesce(models.Subquery(here), 0))
 
 
 class Session(models.Model):
