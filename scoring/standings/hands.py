@@ -13,7 +13,6 @@ from club.models import (
 )
 from games.models import Chair
 from scoring.models import Hand
-from scoring.results import MatchResult
 from scoring.standings.seasons import Season
 
 
@@ -29,16 +28,10 @@ def winner_name():
 def limit_hands(club: Club, member: Member | None = None):
     """Live hands worth their match's limit or more, with `winner_name`: found from the
     few results holding a limit hand (a partial index holds only them), each the winner's
-    own row, which carries the limit of the rules its match was played under. The matches
-    come from a subquery on that partial index, so the hands are read by their match."""
-    holders = MatchResult.objects.filter(club=club, limit_hands__gt=0)
-    if member:
-        holders = holders.filter(member=member)
+    own row, which carries the limit of the rules its match was played under."""
     return (
         Hand.objects.live()
         .filter(
-            match_id__in=holders.values("match_id"),
-            # one filter(): every condition on the same (the winner's) result row
             match__results__limit_hands__gt=0,
             match__results__chair__number=F("winner"),
             total__gte=F("match__results__limit"),
