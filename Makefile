@@ -6,7 +6,7 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 LOAD_STAMP := $(VENV)/.installed-load
 
-.PHONY: install run test lint bench outbox-bench loadtest region-bench demo clean
+.PHONY: install run test lint bench history-bench outbox-bench loadtest region-bench demo clean
 
 install: $(STAMP)
 
@@ -48,6 +48,14 @@ bench: install
 	$(BIN)/python bench/corrections_bench.py
 	$(BIN)/python bench/standings_bench.py
 	$(BIN)/python bench/backup_bench.py
+	$(BIN)/python bench/history_bench.py
+
+# Every page at 1, 10 and 20 years of a club's history on PostgreSQL (HISTORY_PG_URL, default
+# postgres://club_ci:club_ci@127.0.0.1:5432/history_bench, made afresh; skipped, saying why,
+# when it cannot be reached): rows and buffers read, times, ratios, the poll against a bare
+# view. HISTORY_ARGS="--years 1,10" passes options. See bench/history_bench.py.
+history-bench: install
+	$(BIN)/python bench/history_bench.py $(HISTORY_ARGS)
 
 # Not part of `make bench` (it needs Chromium): how long the table page's outbox takes to
 # send 30 hands that waited offline. See bench/outbox_bench.py.

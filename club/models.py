@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import IntegrityError, models, transaction
 from django.db.models import F, ProtectedError, Q
-from django.db.models.functions import Lower
+from django.db.models.functions import Coalesce, Lower
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -342,9 +342,18 @@ class MemberQuerySet(models.QuerySet):
                 | Q(email__icontains=word)
                 | Q(phone__icontains=word)
             )
+        # Counted per listed member (a subquery): the list is paged, and only its page's
+        # members' attendances are read.
+        attended = (
+            Attendance.objects.filter(member=models.OuterRef("pk"))
+            .order_by()
+            .values("member")
+            .annotate(n=models.Count("pk"))
+            .values("n")
+        )
         return (
             members.select_related("user")
-            .annotate(sessions_attended=models.Count("attendances", distinct=True))
+            .annotate(sessions_attended=Coalesce(models.Subquery(attended), 0))
             .order_by(Lower("name"), "pk")
         )
 
@@ -429,6 +438,11 @@ class Member(models.Model):
 
     class Meta:
         ordering = ["table_name", "name"]
+        # The check-in page and the members list read a club's active members: not the
+        # lapsed ones of every year before.
+        indexes = [
+            models.Index(fields=["club", "is_active", "is_guest"], name="member_club_active")
+        ]
         constraints = [
             models.UniqueConstraint(fields=["club", "user"], name="one_member_per_login_per_club"),
             models.UniqueConstraint(
@@ -621,11 +635,16 @@ class SessionQuerySet(models.QuerySet):
 
     def with_present_count(self) -> "SessionQuerySet":
         """Annotate `present`: how many are here (checked in and not left)."""
-        return self.annotate(
-            present=models.Count(
-                "attendances", filter=Q(attendances__left_at__isnull=True), distinct=True
-            )
+        # A count per listed session (a subquery), not a join of every session's
+        # attendance grouped before the list's limit: a long history reads only its page.
+        here = (
+            Attendance.objects.filter(session=models.OuterRef("pk"), left_at__isnull=True)
+            .order_by()
+            .values("session")
+            .annotate(n=models.Count("pk"))
+            .values("n")
         )
+        return self.annotate(present=Coalesce(models.Subquery(here), 0))
 
 
 class Session(models.Model):
@@ -652,6 +671,8 @@ class Session(models.Model):
 
     class Meta:
         ordering = ["-date"]
+        # The sessions in play (Tonight, the room display) without reading every session.
+        indexes = [models.Index(fields=["club", "status"], name="session_club_status")]
         constraints = [
             models.UniqueConstraint(fields=["club", "date"], name="unique_session_date_per_club"),
         ]
@@ -774,9 +795,12 @@ class Session(models.Model):
 
     def check_in_list(self) -> "MemberQuerySet":
         """Who the check-in page lists: the active members, and anyone already recorded."""
+        # A subquery, not a join to every attendance of every member: the list reads
+        # tonight's attendances and the active members, however many years were played.
+        here = Attendance.objects.filter(session=self).values("member_id")
         return Member.objects.filter(
-            Q(club=self.club_id, is_active=True, is_guest=False) | Q(attendances__session=self)
-        ).distinct()
+            Q(club=self.club_id, is_active=True, is_guest=False) | Q(pk__in=here)
+        )
 
     def check_in_rows(self) -> list["CheckInRow"]:
         attendances = {a.member_id: a for a in self.attendances.all()}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from django.db.models import Case, Exists, OuterRef, Q, When
+from django.db.models import Case, Exists, OuterRef, Q, Subquery, When
 from django.utils import timezone
 
 from club.models import Session
@@ -199,13 +199,26 @@ def room_session(club) -> Session | None:
     """The session the room display shows: the one in play, else today's (before play
     starts: nothing to show yet), else the last one played."""
     in_play, today = Q(status=Session.Status.IN_PLAY), Q(date=timezone.localdate())
+    # A few rows, not a sort of every session the club held: the sessions in play or
+    # today's (indexes by club and status, club and date) and the latest played.
+    latest = Subquery(_played(club).order_by("-date").values("pk")[:1])
     return (
         Session.objects.filter(club=club)
-        .annotate(played=Exists(Match.objects.filter(session=OuterRef("pk"))))
-        .filter(in_play | today | Q(played=True))
+        .filter(in_play | today | Q(pk=latest))
         .order_by(Case(When(in_play, then=0), When(today, then=1), default=2), "-date")
         .first()
     )
+
+
+def _played(club):
+    return Session.objects.filter(club=club).filter(
+        Exists(Match.objects.filter(session=OuterRef("pk")))
+    )
+
+
+def latest_played(club) -> Session | None:
+    """The club's last session with a match, read backwards by date from the last."""
+    return _played(club).order_by("-date").first()
 
 
 def room_display(session: Session, evening) -> Room:

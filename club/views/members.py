@@ -3,8 +3,10 @@ members, import them from a spreadsheet, and say who must never be seated togeth
 Members see none of this."""
 
 import uuid
+from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
@@ -15,6 +17,8 @@ from club.forms import KeepApartForm, MemberForm, MemberSearchForm
 from club.models import Member
 from club.refusals import Refused, show_refusal
 from club.roles import coordinator_required
+
+MEMBERS_PER_PAGE = 100
 
 
 def _member(request, pk: int) -> Member:
@@ -27,7 +31,19 @@ def member_list(request):
     club = request.club
     search = MemberSearchForm(request.GET)
     q, show = search.values()
-    context = {"search": search, "q": q, "show": show, "members": club.members.search(q, show)}
+    # Paged: a club of many years has hundreds of lapsed members; a page reads its own.
+    page = Paginator(club.members.search(q, show), MEMBERS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    others = urlencode({"q": q, "show": show})
+    context = {
+        "search": search,
+        "q": q,
+        "show": show,
+        "members": page.object_list,
+        "page": page,
+        "others": others,
+    }
     if request.htmx and request.htmx.target == "member-results":
         return render(request, "club/members/list.html#results", context)
     return render(request, "club/members/list.html", context)

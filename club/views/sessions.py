@@ -2,6 +2,7 @@
 closed session."""
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
@@ -13,6 +14,8 @@ from club.refusals import Refused, show_refusal
 from club.reopening import reopen
 from club.roles import coordinator_required
 
+PAST_PER_PAGE = 52
+
 
 @require_safe
 @coordinator_required
@@ -21,12 +24,15 @@ def session_list(request):
     today = timezone.localdate()
     latest = club.sessions.order_by("-date").first()
     sessions = club.sessions.with_present_count()
+    # A year of past sessions a page (?page=2 the year before): only that page is read.
+    past = Paginator(sessions.past(today), PAST_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "club/sessions/list.html",
         {
             "upcoming": sessions.upcoming(today),
-            "past": sessions.past(today)[:52],
+            "past": past.object_list,
+            "page": past,
             "latest": latest,
             "next_date": latest.next_week_date(today) if latest else None,
             "today": today,

@@ -32,11 +32,12 @@ def limit_hands(club: Club, member: Member | None = None):
     return (
         Hand.objects.live()
         .filter(
-            # one filter(): every condition on the same (the winner's) result row
             match__results__limit_hands__gt=0,
             match__results__chair__number=F("winner"),
             total__gte=F("match__results__limit"),
-            match__session__club=club,
+            # The club of the result rows, not of the sessions: the partial index of the
+            # results holding a limit hand leads with it, so only those rows are read.
+            match__results__club=club,
             **({"match__results__member": member} if member else {}),
         )
         .annotate(winner_name=F("match__results__member__table_name"))

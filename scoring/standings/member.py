@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Max, Sum
+from django.db.models import Count, Exists, F, Max, OuterRef, Sum
 
 from club.models import (
     Club,
     Member,
+    Session,
 )
 from games.models import Chair
 from scoring.models import Hand
@@ -86,9 +87,15 @@ def recent_hands(member: Member, limit: int = 10) -> list[Hand]:
         Hand.objects.live()
         .filter(
             # only the member's latest matches: never a sort of every hand they played
-            match_id__in=MatchResult.objects.filter(member=member)
-            .order_by("-session__date", "-match_id")
-            .values("match_id")[:limit],
+            # (their latest sessions read backwards by date from the club's sessions,
+            # each looked up in their results: not a sort of all their years of results)
+            match_id__in=MatchResult.objects.filter(
+                member=member,
+                session__in=Session.objects.filter(club=member.club_id)
+                .filter(Exists(MatchResult.objects.filter(member=member, session=OuterRef("pk"))))
+                .order_by("-date")
+                .values("pk")[:limit],
+            ).values("match_id"),
             match__chairs__member=member,
         )
         .annotate(my_chair=F("match__chairs__number"), winner_name=winner_name())

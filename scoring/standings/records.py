@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Q
 
 from club.models import (
@@ -29,16 +30,21 @@ def records(club: Club, limit: int = 10) -> Records:
     highest: dict[str, list[MatchResult]] = {}
     # Each rule set's top rows by a small uncorrelated subquery read in the order of the
     # (rules, best_total) index, all four in one statement: no sort of every result.
-    tops = Q()
-    for rules, _ in rule_set_choices():
-        top = (
-            MatchResult.objects.filter(session__club=club, rules=rules, best_total__isnull=False)
-            .order_by("-best_total", "chair_id")
-            .values("pk")[:limit]
-        )
-        tops |= Q(pk__in=top)
+    # One UNION ALL of the four (PostgreSQL): rows ORed by IN are looked for in every result.
+    tops = [
+        MatchResult.objects.filter(club=club, rules=rules, best_total__isnull=False)
+        .order_by("-best_total", "chair_id")
+        .values("pk")[:limit]
+        for rules, _ in rule_set_choices()
+    ]
+    if connection.features.supports_slicing_ordering_in_compound:
+        chosen = Q(pk__in=tops[0].union(*tops[1:], all=True))
+    else:  # SQLite: no LIMIT inside a UNION; its planner looks each IN up by its index
+        chosen = Q()
+        for top in tops:
+            chosen |= Q(pk__in=top)
     best = (
-        MatchResult.objects.filter(tops)
+        MatchResult.objects.filter(chosen)
         .select_related("member", "session", "match", "best_hand")
         .order_by("rules", "-best_total", "chair_id")
     )
@@ -61,7 +67,7 @@ def records(club: Club, limit: int = 10) -> Records:
     for hand in limits:
         hand["features"] = features(hand.pop("breakdown"))
     streaks = list(
-        MatchResult.objects.filter(session__club=club, longest_streak__gte=2)
+        MatchResult.objects.filter(club=club, longest_streak__gte=2)
         .select_related("member", "session")
         # Ties earliest first by chair (a chair keeps its id through a rebuild and a backup
         # restored; a result row is numbered anew, so ties by it would swap places).

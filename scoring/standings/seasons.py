@@ -60,9 +60,10 @@ def seasons_between(club: Club, first, last, today: datetime.date) -> list[Seaso
 
 
 def results_in_season(club: Club, season: Season):
-    return MatchResult.objects.filter(
-        session__club=club, session__date__gte=season.start, session__date__lt=season.end
-    )
+    """The club's results of `season`: the season's sessions (read by the club and date
+    index), then their results (by the club and session index); never every result the
+    club has, whose dates a join to sessions would have to read to filter."""
+    return MatchResult.objects.filter(club=club, session__in=season.sessions(club).values("pk"))
 
 
 def span_of_sessions(club, season: Season) -> dict:

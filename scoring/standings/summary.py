@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
+from django.db.models import Exists, OuterRef
+
 from club.models import (
     Club,
     Member,
@@ -87,15 +89,15 @@ def last_evening(member_id: int, club: Club) -> EveningPlace | None:
     """The member's result and place at the last evening they played (tonight's while it
     goes on), worked out as the evening's results page does (two queries); None when they
     have never played."""
+    # The club's sessions backwards by date (its club and date index) until the first the
+    # member has a result in: a few rows, however many years they played.
+    played = MatchResult.objects.filter(session=OuterRef("pk"), member_id=member_id)
     latest = (
-        MatchResult.objects.filter(member_id=member_id, session__club=club)
-        .select_related("session")
-        .order_by("-session__date", "-session_id")
-        .first()
+        Session.objects.filter(club=club).filter(Exists(played)).order_by("-date", "-pk").first()
     )
     if latest is None:
         return None
-    return evening_place(evening_results(latest.session, club), member_id)
+    return evening_place(evening_results(latest, club), member_id)
 
 
 def season_place(board: Leaderboard, member_id: int | None, club: Club) -> SeasonPlace:

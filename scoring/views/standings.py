@@ -21,7 +21,7 @@ from games.access import room_key_opens, room_key_refused
 from scoring import standings
 from scoring.charts import bar_chart
 from scoring.models import Hand, KongChips
-from scoring.room import room_display, room_session
+from scoring.room import latest_played, room_display, room_session
 
 
 def standings_visible(view):
@@ -77,12 +77,7 @@ def _me(request) -> int:
 
 
 def _latest_played(club: Club) -> Session | None:
-    return (
-        Session.objects.filter(club=club, matches__isnull=False)
-        .order_by("-date")
-        .distinct()
-        .first()
-    )
+    return latest_played(club)
 
 
 @require_safe

@@ -518,3 +518,28 @@ def test_add_member_racing_the_same_form_answers_with_the_member_it_made(club):
     assert form.save() == first and form.already_added == first
     assert Member.objects.count() == 1
     assert not get_user_model().objects.filter(username="edith").exists()
+
+
+def test_a_long_list_is_paged_with_and_without_javascript(coordinator_client, club):
+    """A club of many years has hundreds of members: the list shows 100 a page, counts
+    them all, and its page links work as plain links and as htmx swaps of the list."""
+    from club.views.members import MEMBERS_PER_PAGE
+
+    Member.objects.bulk_create(
+        Member(club=club, name=f"Person {n:03}", table_name=f"P{n:03}")
+        for n in range(MEMBERS_PER_PAGE + 5)
+    )
+    url = reverse("club:member_list")
+    first = coordinator_client.get(url).content.decode()
+    assert f"{MEMBERS_PER_PAGE + 5} people" in first
+    assert "Person 000" in first and f"Person {MEMBERS_PER_PAGE - 1:03}" in first
+    assert f"Person {MEMBERS_PER_PAGE:03}" not in first
+    assert "page=2" in first and "Page 1 of 2" in first
+    second = coordinator_client.get(url, {"page": 2, "show": "active"}).content.decode()
+    assert f"Person {MEMBERS_PER_PAGE + 4:03}" in second and "Person 000" not in second
+    swapped = coordinator_client.get(
+        url, {"page": 2, "q": "Person"}, HTTP_HX_TARGET="member-results", **HX
+    )
+    body = swapped.content.decode()
+    assert "<h1>" not in body and 'id="member-results"' in body
+    assert 'hx-push-url="true"' in body and f"Person {MEMBERS_PER_PAGE + 4:03}" in body

@@ -365,3 +365,23 @@ def test_editing_onto_a_taken_date_is_a_clash_even_with_the_same_details(
     assert "There is already a session on Thursday 12 March 2026" in response.content.decode()
     thursday.refresh_from_db()
     assert thursday.date == THURSDAY
+
+
+def test_past_sessions_are_paged_a_year_at_a_time(coordinator_client, club):
+    """A club of twenty years: the list shows a year of past sessions, older ones a page on."""
+    from django.utils import timezone
+
+    from club.views.sessions import PAST_PER_PAGE
+
+    last = timezone.localdate() - datetime.timedelta(weeks=1)
+    Session.objects.bulk_create(
+        Session(club=club, date=last - datetime.timedelta(weeks=w), status="closed")
+        for w in range(PAST_PER_PAGE + 3)
+    )
+    url = reverse("club:session_list")
+    first = coordinator_client.get(url).content.decode()
+    oldest = last - datetime.timedelta(weeks=PAST_PER_PAGE + 2)
+    assert f"{last:%B %Y}" in first and "Page 1 of 2" in first
+    assert f"{oldest.day} {oldest:%B %Y}" not in first
+    second = coordinator_client.get(url, {"page": 2}).content.decode()
+    assert f"{oldest.day} {oldest:%B %Y}" in second

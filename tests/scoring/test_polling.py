@@ -71,3 +71,33 @@ def test_each_render_of_the_table_page_and_its_poll_picks_a_new_interval(
     assert len(drawn) == 12
     assert all(3500 <= ms <= 4500 for ms in drawn), drawn
     assert len(set(drawn)) > 1, drawn
+
+
+def test_an_unchanged_table_costs_the_poll_one_lookup_of_its_match(
+    client, evening, django_assert_num_queries
+):
+    """The poll is most of a club night's requests: for a player whose table has not
+    changed it reads the login (its session, its user), the club, and the match by session
+    and table: nothing more (the seat is remembered in the login's session after the first
+    poll; no groups, no chairs, no session or club read twice). Exact, on both databases."""
+    from django.test import Client
+
+    from tests.factories import UserFactory
+    from tests.games.helpers import seated_members
+
+    player = seated_members(evening, 1)[0]
+    player.user = UserFactory()
+    player.save()
+    client = Client()
+    client.force_login(player.user)
+    match = Match.objects.get(session=evening, table_number=1, status="in_play")
+    address = live_url(evening, match, match.version)
+    assert client.get(address, **HTMX).status_code == 204  # the first: reads the chairs
+    with django_assert_num_queries(4):  # club, login session, user, match
+        answer = client.get(address, **HTMX)
+    assert answer.status_code == 204
+    # A login not at this table is still refused, poll after poll (its seat is not kept).
+    stranger = Client()
+    stranger.force_login(UserFactory())
+    for _ in range(2):
+        assert stranger.get(address, **HTMX).status_code == 403

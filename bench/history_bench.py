@@ -1,0 +1,242 @@
+"""Flat with years: every page a coordinator or member opens, at 1, 10 and 20 years of a
+club's history, on PostgreSQL (issue 28).
+
+Run from the repository root:  make history-bench  (or .venv/bin/python bench/history_bench.py)
+Options: --years 1,10,20  --runs 15 (timed runs per page and size)  --polls 400
+PostgreSQL: HISTORY_PG_URL (default postgres://club_ci:club_ci@127.0.0.1:5432/history_bench);
+the database is made afresh (dropped first); the role must be allowed to create databases.
+Unreachable: the bench says so and stops (exit 0), so `make bench` runs without PostgreSQL.
+
+1. Builds the demo club through the app's own code (`manage.py demo`: a season of ten
+   evenings played hand by hand) and tonight's evening in play (seated, started, hands at
+   table 1), as tests/test_every_page.py does.
+2. Copies the ten evenings back in time by SQL with shifted dates and new keys
+   (tests/longer_history.py; half the members play on, the others are replaced by lapsed
+   members year by year) until the club has a year, then 10 and 20 years, of weekly evenings.
+3. At each size, for every page (every URL pattern the site has, as a coordinator and as a
+   member seated at table 1; a check-in tap; the table's poll, unchanged): the queries, the
+   rows and shared buffers they read (EXPLAIN ANALYZE BUFFERS of each, tests/rows_read.py),
+   and the median and p95 time of --runs requests through Django's test client (every
+   middleware); then each ratio to the 1-year club.
+4. The poll's processor time against a bare view (a 204 with nothing read) through the
+   same middleware, in the same process, interleaved.
+
+Ends with two lines a script can read:
+    flat: worst rows ratio R (page), worst time ratio T (page)
+    poll: P x a bare view
+Rows and buffers do not depend on the machine's load; times do (see docs/measurements.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+import types
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+DEFAULT_PG_URL = "postgres://club_ci:club_ci@127.0.0.1:5432/history_bench"
+# Pages shown in the summary, as the issue names them, by label.
+NAMED = {
+    "records": "scoring:records (member)",
+    "members list": "club:member_list (coordinator)",
+    "sessions list": "club:session_list (coordinator)",
+    "check-in page": "club:check_in (coordinator)",
+    "check-in tap": "check-in tap",
+    "Tonight (home)": "home (coordinator)",
+    "session page": "club:session_detail (coordinator)",
+    "a member's page": "scoring:member (member)",
+    "season standings": "scoring:leaderboard (member)",
+    "table poll": "table poll (unchanged)",
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--years", default="1,10,20")
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--polls", type=int, default=400)
+    args = parser.parse_args()
+    sizes = sorted({int(n) for n in args.years.split(",")})
+    url = os.environ.get("HISTORY_PG_URL", DEFAULT_PG_URL)
+    problem = fresh_database(url)
+    if problem:
+        print(f"History bench SKIPPED: PostgreSQL at {hide_password(url)}: {problem}")
+        return 0
+    started = time.monotonic()
+    os.environ["DATABASE_URL"] = url
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
+    import django
+
+    django.setup()
+    import logging
+
+    logging.disable(logging.WARNING)  # refusals of a member at a coordinator's page
+    from django.core.management import call_command
+    from django.test.utils import setup_test_environment
+
+    from club.scoping import scopes_disabled
+
+    setup_test_environment()  # the test client's response.context and the like
+    print(f"History bench on {hide_password(url)}; {load()}", flush=True)
+    with scopes_disabled():
+        call_command("migrate", verbosity=0)
+        call_command("demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
+        world, history, requests = build()
+        results = {}
+        for years in sizes:
+            copies = years * history.per_year - 1 - history.copies
+            if copies > 0:
+                history.add(copies)
+            print(f"  {years} years: sessions from {history.first_date}", flush=True)
+            results[years] = measure(requests, args.runs)
+        poll = poll_ratio(requests["table poll (unchanged)"], args.polls)
+    report(results, sizes, poll)
+    print(f"{load()}; the whole run took {(time.monotonic() - started) / 60:.1f} minutes.")
+    return 0
+
+
+def fresh_database(url: str) -> str | None:
+    """Drop and create the bench's database; a sentence when PostgreSQL cannot be used."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed"
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    try:
+        with psycopg.connect(admin, autocommit=True, connect_timeout=5) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            connection.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.Error as error:
+        return str(error).strip().splitlines()[0]
+    return None
+
+
+def hide_password(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password:
+        parts = parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@"))
+    return urlunsplit(parts)
+
+
+def build():
+    from club.models import Club
+    from tests.longer_history import LongerHistory
+    from tests.test_every_page import evening_in_play
+    from tests.test_flat_with_history import _answered, _requests
+
+    club = Club.objects.get()
+    world = evening_in_play(club)
+    history = LongerHistory(club)
+    requests = _answered(_requests(world))
+    return world, history, requests
+
+
+def measure(requests, runs: int) -> dict:
+    from tests.rows_read import reading
+
+    found = {}
+    for label, call in requests.items():
+        read = reading(call)
+        times = []
+        for _ in range(runs):
+            began = time.perf_counter()
+            call()
+            times.append((time.perf_counter() - began) * 1000)
+        times.sort()
+        found[label] = {
+            "queries": read.queries,
+            "rows": read.rows,
+            "buffers": read.buffers,
+            "median": statistics.median(times),
+            "p95": times[min(len(times) - 1, round(0.95 * (len(times) - 1)))],
+        }
+    return found
+
+
+def poll_ratio(poll, n: int) -> float:
+    """The poll's processor time over a bare view's (a 204, nothing read), asked by the same
+    logged-in client through the same middleware, interleaved in blocks of 20."""
+    from django.http import HttpResponse
+    from django.test.utils import override_settings
+    from django.urls import clear_url_caches, include, path
+
+    client, match, address = poll.client, poll.match, poll.address
+    match.refresh_from_db()
+    query = {"m": match.pk, "v": match.version}
+    urls = types.ModuleType("history_bench_urls")
+    urls.urlpatterns = [
+        path("bench-bare/", lambda request: HttpResponse(status=204)),
+        path("", include("config.urls")),
+    ]
+    sys.modules["history_bench_urls"] = urls
+    spent = {"poll": 0.0, "bare": 0.0}
+    with override_settings(ROOT_URLCONF="history_bench_urls"):
+        clear_url_caches()
+        assert client.get(address, query, HTTP_HX_REQUEST="true").status_code == 204
+        for _ in range(max(1, n // 20)):
+            began = time.process_time()
+            for _ in range(20):
+                client.get(address, query, HTTP_HX_REQUEST="true")
+            spent["poll"] += time.process_time() - began
+            began = time.process_time()
+            for _ in range(20):
+                client.get("/bench-bare/", HTTP_HX_REQUEST="true")
+            spent["bare"] += time.process_time() - began
+    clear_url_caches()
+    return spent["poll"] / spent["bare"]
+
+
+def report(results: dict, sizes: list[int], poll: float) -> None:
+    first = sizes[0]
+    base = results[first]
+    header = f"{'page':44} {'years':>5} {'queries':>7} {'rows':>8} {'buffers':>8} "
+    header += f"{'median ms':>9} {'p95 ms':>7} {'rows x':>6} {'buf x':>6} {'time x':>6}"
+    print("\n" + header)
+    worst_rows, worst_time = (0.0, ""), (0.0, "")
+    for label in base:
+        for years in sizes:
+            now, was = results[years][label], base[label]
+            rows_x = (now["rows"] + 1) / (was["rows"] + 1)
+            buffers_x = (now["buffers"] + 1) / (was["buffers"] + 1)
+            time_x = now["median"] / was["median"]
+            print(
+                f"{label[:44]:44} {years:5} {now['queries']:7} {now['rows']:8} "
+                f"{now['buffers']:8} {now['median']:9.1f} {now['p95']:7.1f} "
+                f"{rows_x:6.2f} {buffers_x:6.2f} {time_x:6.2f}"
+            )
+            if years != first:
+                worst_rows = max(worst_rows, (max(rows_x, buffers_x), label))
+                worst_time = max(worst_time, (time_x, label))
+    last = sizes[-1]
+    print(f"\nThe issue's pages, {last} years / {first} year:")
+    for name, label in NAMED.items():
+        if label in base:
+            now, was = results[last][label], base[label]
+            print(
+                f"  {name:18} rows {was['rows']} -> {now['rows']}, buffers {was['buffers']} -> "
+                f"{now['buffers']}, median {was['median']:.1f} -> {now['median']:.1f} ms"
+            )
+    print(
+        f"flat: worst rows ratio {worst_rows[0]:.2f} ({worst_rows[1]}), "
+        f"worst time ratio {worst_time[0]:.2f} ({worst_time[1]})"
+    )
+    print(f"poll: {poll:.2f} x a bare view")
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
