@@ -300,10 +300,12 @@ def stale_message(posted: int, now: int) -> str:
             f"Hand {posted} was just recorded on another device, so nothing was saved here: "
             "check the list of hands."
         )
-    return (
-        f"Hand {now - 1 if now > 1 else now} was just undone on another device; check the "
-        "list, then press Save again if yours is right."
-    )
+    if posted == now + 1:  # the page showed the next hand; the last one was undone since
+        return (
+            f"Hand {now} was just undone on another device, so nothing was saved for hand "
+            f"{posted}; check the list, then press Save again if yours is right."
+        )
+    return f"The next hand to record is hand {now}, not {posted}, so nothing was saved."
 
 
 def kept_entries(request, board):
