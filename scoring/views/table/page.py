@@ -138,7 +138,16 @@ def table_flow(board) -> dict:
         "names": board.names,
         "unit": board.unit,
         "urls": {name: reverse(f"scoring:{name}", args=args) for name in names},
+        "checks": hand_entry.device_checks(match),
     }
+
+
+def made_keys(match) -> list[str]:
+    """The one-time keys of the writes made at this match (SentWrite), for the whole page:
+    a write still waiting on a device that was reloaded after the server made it (its
+    answer lost on the way) is then not counted twice. An answer to a write needs none:
+    the page that sent a write waits for its answer, or sends it again."""
+    return [str(key) for key in SentWrite.objects.filter(match=match).values_list("key", flat=True)]
 
 
 def table_page(
@@ -179,6 +188,8 @@ def table_page(
         "table_flow": table_flow(board) if can_record else None,
         **extra,
     }
+    if can_record and not request.htmx:
+        context["table_flow"]["made_keys"] = made_keys(match)
     if request.htmx:
         response = render(request, TEMPLATE + "#play", context)
     else:
