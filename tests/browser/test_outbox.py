@@ -239,9 +239,12 @@ def test_two_tablets_at_one_table_one_offline_recording_hand_1_differently(
     expect(panel.get_by_role("button", name="Ours is right: correct hand 1")).to_be_visible()
     expect(offline.locator(NOTICE)).to_have_text("2 hands waiting to be sent")
     expect(offline.locator(".conflict")).to_have_count(0)  # one set of choices: the panel's
-    expect(offline.locator("#record")).to_be_hidden()  # nothing more until a person chooses
-    # The server's board, not this device's: hand 2 after Betty's win.
-    expect_board(offline, 2, "Betty")
+    # The next hand can still be recorded: the board is what the server will hold once the
+    # rest is sent (its hand 1, Betty's, then our hand 2, Dot's), and the form is at hand 3.
+    expect(offline.locator("#record")).to_be_visible()
+    expect_board(offline, 3, "Carol")
+    expect(offline.locator("#win-form .save-button")).to_have_text("Save hand 3")
+    expect(panel).to_contain_text("You can go on recording the next hand below")
     assert [(h.number, h.winner, h.total) for h in Hand.objects.filter(match=match)] == [(1, 1, 10)]
     for size, viewport in (("tablet", TABLET), ("phone", PHONE)):
         offline.set_viewport_size(viewport)
@@ -449,18 +452,32 @@ def test_an_evening_ended_before_the_hands_were_sent_stops_and_asks(table, live_
     page = open_table(browser, live_server, url)
     page.context.set_offline(True)
     enter_win(page, 1, "Betty", "Self-drawn from the wall", 10)
+    enter_win(page, 2, "Carol", "Self-drawn from the wall", 12)
     end_evening(Session.objects.get(pk=match.session_id))
     page.context.set_offline(False)
     panel = page.locator("#outbox-stopped")
-    expect(panel).to_contain_text("The evening was ended before these were sent")
+    # Every hand waiting is named, in a sentence.
+    expect(panel.locator("h2")).to_have_text(
+        re.compile(
+            r"^The coordinator ended the evening at \d\d:\d\d before hands 1 and 2 could be sent\.$"
+        )
+    )
     expect(panel.locator(".outbox-ours")).to_contain_text("Hand 1: Betty won self-drawn")
-    expect(panel.locator(".outbox-theirs")).to_contain_text("The coordinator ended the evening")
+    expect(panel.locator(".outbox-ours")).to_contain_text("Hand 2: Carol won self-drawn")
+    expect(panel).to_contain_text("no more hands can be recorded here")
+    expect(page.locator("#record")).to_be_hidden()  # said plainly in the panel
     expect(page.locator(".evening-ended")).to_have_count(0)  # the panel's choices only
+    expect_board(page, 3, "Carol")  # the board agrees with the list: hands 1 and 2 waiting
     expect(panel.get_by_role("button", name="Try sending again")).to_be_visible()
     assert not Hand.objects.filter(match=match).exists()
     panel.get_by_role("button", name="Drop hand 1 (it will be lost)").click()
+    expect(panel.locator("h2")).to_contain_text("before hand 2 could be sent.")
+    panel.get_by_role("button", name="Drop hand 2 (it will be lost)").click()
     expect(panel).to_be_hidden()
     expect(page.locator(".waiting-list")).to_have_count(0)
+    expect(page.locator(".board-hand")).to_have_text("Hand 1")  # the server's, again
+    # Nothing waits and nothing can be recorded: the page says so plainly.
+    expect(page.locator(".evening-over")).to_contain_text("no more hands can be recorded")
     assert not Hand.objects.filter(match=match).exists()
 
 
@@ -531,7 +548,7 @@ def test_a_tablet_by_card_whose_evening_ended_during_a_drop_is_told_so(table, li
     end_evening(match.session)
     page.context.set_offline(False)
     panel = page.locator("#outbox-stopped")
-    expect(panel).to_contain_text("The evening was ended before these were sent")
-    expect(panel.locator(".outbox-theirs")).to_contain_text("The coordinator ended the evening")
+    expect(panel).to_contain_text("The coordinator ended the evening at")
+    expect(panel).to_contain_text("before hand 1 could be sent.")
     assert not Hand.objects.filter(match=match).exists()
     page.context.close()
