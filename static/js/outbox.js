@@ -91,7 +91,7 @@
     return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
   }
 
-  function flowData() {
+  function pageFlow() {
     var script = document.getElementById("table-flow");
     if (!script) return null;
     try {
@@ -101,12 +101,57 @@
     }
   }
 
+  // The server's match as this device last saw it: the page's JSON, or what the outbox
+  // kept with its entries when that is newer. A page reloaded offline is the service
+  // worker's copy, which may be from before hands this device saw saved since: the board
+  // is then built on those, not on the copy's.
+  var SEEN = "table-seen:";
+
+  function seen() {
+    try {
+      return JSON.parse(window.localStorage.getItem(SEEN + matchId()) || "null");
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function flowData() {
+    var page = pageFlow();
+    if (!page) return null;
+    var kept = seen();
+    if (!kept || kept.match !== page.match || !(kept.version > page.version)) return page;
+    kept.made_keys = page.made_keys;
+    kept.newer = true; // than the page's own board and forms: they are drawn from it
+    return kept;
+  }
+
+  // Keep the newest server's match seen (see flowData), beside the outbox's entries.
+  function remember(data) {
+    if (!data || !matchId()) return;
+    var kept = seen();
+    if (kept && kept.match === data.match && kept.version >= data.version) return;
+    var copy = {};
+    Object.keys(data).forEach(function (name) {
+      if (name !== "made_keys" && name !== "newer") copy[name] = data[name];
+    });
+    try {
+      window.localStorage.setItem(SEEN + matchId(), JSON.stringify(copy));
+    } catch (e) {
+      /* private browsing, or full: the page's own JSON is used */
+    }
+  }
+
   // The match as this device has it: the server's hands, then what waits here.
   function local(data, entries) {
     var outcomes = data.outcomes.slice();
     var texts = {};
     Object.keys(data.hands).forEach(function (n) { texts[n] = data.hands[n]; });
     entries.forEach(function (entry) {
+      if (entry.outcome && entry.hand && entry.hand <= outcomes.length) {
+        // The server holds that hand already (another device recorded it): this one will
+        // not add a hand, whatever becomes of it (already saved, or a conflict to choose).
+        return;
+      }
       if (entry.outcome) {
         outcomes.push(entry.outcome);
         texts[outcomes.length] = entry.text;
@@ -573,10 +618,11 @@
     var box = load();
     var data = flowData();
     forgetMade(box, data);
+    remember(data);
     renderNotice(box, said);
     renderStopped(box);
     renderWaitingList(box);
-    if (!data || (!box.entries.length && !showingOurs)) return; // the server's, as it came
+    if (!data || (!box.entries.length && !showingOurs && !data.newer)) return; // the server's, as it came
     var now;
     try {
       // Correcting the first entry: the board and form are at its hand.
@@ -584,7 +630,7 @@
     } catch (e) {
       return; // cannot happen for what was checked when put aside; the server decides
     }
-    showingOurs = box.entries.length > 0;
+    showingOurs = box.entries.length > 0 || Boolean(data.newer);
     renderBoard(data, now);
     renderForms(data, now, box);
     renderCorrection(box);
@@ -817,6 +863,23 @@
     return "You can go on recording the next hand below: it waits behind these.";
   }
 
+  // The first entry leaves unsent. A hand dropped: the hands after it move up a number, and
+  // are sent as the hands they now are (else each would be refused in turn). A hand that
+  // another device holds (`keepsPlace`: ours of a conflict) leaves its number to that one.
+  function dropFirst(box, keepsPlace) {
+    var gone = box.entries.shift();
+    box.stopped = null;
+    box.correcting = false;
+    if (!gone || !gone.outcome || keepsPlace) return;
+    box.entries.forEach(function (entry) {
+      if (!entry.hand || entry.hand <= gone.hand) return;
+      entry.hand -= 1;
+      entry.fields.forEach(function (pair) {
+        if (pair[0] === "hand") pair[1] = String(entry.hand);
+      });
+    });
+  }
+
   function startCorrecting() {
     var now = load();
     if (!now.stopped) return;
@@ -886,9 +949,7 @@
       "secondary",
       function () {
         var now = load();
-        now.entries.shift();
-        now.stopped = null;
-        now.correcting = false;
+        dropFirst(now, stopped.outcome === "conflict");
         store(now);
         render(now.entries.length ? "" : "Nothing waits to be sent.");
         flush();

@@ -126,6 +126,9 @@ def table_flow(board) -> dict:
     names = ("win", "draw", "kong", "take_back_kong", "undo", "table")
     return {
         "match": match.pk,
+        # Moves on with every write: the outbox keeps the newest it has seen (a page kept by
+        # the service worker may be older than the answers the device had since).
+        "version": match.version,
         "rules": match.rules,
         "players": len(board.names),
         "options": match.flow_options or {},
