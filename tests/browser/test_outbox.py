@@ -115,6 +115,17 @@ def test_five_entries_made_offline_move_the_board_on_and_are_saved_once_in_order
     expect_board(page, 3, "Betty")
     page.get_by_role("button", name="Record a draw for hand 3").click()
     expect_board(page, 4, "Betty", goulash=True)  # a draw: the same dealer, a goulash hand
+    # Checked on the device as the server checks it, in its words (the page's JSON): a
+    # goulash hand of 4 points and a discarder who is the winner are refused, kept nowhere.
+    enter_win(page, 4, "Dot", "Self-drawn from the wall", 4)
+    refusal = page.locator("#win-form .outbox-refusal")
+    expect(refusal).to_have_text(
+        "4 points is too few for a goulash hand: a goulash hand needs at least 5 points; "
+        "this club's usual minimum is 3 points."
+    )
+    enter_win(page, 4, "Dot", "On a discard", 8, discarder="Dot")
+    expect(refusal).to_have_text("The winner cannot also be the one who pays for it.")
+    expect(page.locator(NOTICE)).to_have_text("5 entries waiting to be sent")
     enter_win(page, 4, "Dot", "Self-drawn from the wall", 6)
     expect_board(page, 5, "Carol")  # whoever wins the goulash, the dealer passes the dice
     # Undo while hand 4 still waits: it simply leaves the list, and is never sent.
@@ -292,6 +303,8 @@ def test_three_hands_waiting_on_a_tablet_and_a_phone(table, live_server, browser
         enter_win(page, 2, "Carol", "On a discard", 8, discarder="Ann")
         page.get_by_role("button", name="Record a draw for hand 3").click()
         expect(page.locator(NOTICE)).to_have_text("3 hands waiting to be sent")
+        # After a draw the next hand's form is back in view: no scroll before the next win.
+        expect(page.locator("#win-form .tiles-players").first).to_be_in_viewport()
         expect(page.locator(NOTICE)).to_be_in_viewport()
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -371,6 +384,8 @@ def test_kong_chips_half_chosen_while_the_waiting_ones_are_sent_are_kept(
     expect(form.get_by_label("Kong on a discard", exact=False)).to_be_checked()
     form.get_by_role("button", name="Save kong chips").click()
     expect(page.locator(".kong-box summary")).to_have_text("Kong chips: 1 saved this hand")
+    # The next hand's form is back in view after kong chips (their box is below it).
+    expect(page.locator("#win-form .tiles-players").first).to_be_in_viewport()
     assert [(k.hand_number, k.chair, k.kind) for k in KongChips.objects.filter(match=match)] == [
         (3, 3, "discard")
     ]
@@ -471,8 +486,13 @@ def test_an_evening_ended_before_the_hands_were_sent_stops_and_asks(table, live_
     expect(panel.get_by_role("button", name="Try sending again")).to_be_visible()
     assert not Hand.objects.filter(match=match).exists()
     panel.get_by_role("button", name="Drop hand 1 (it will be lost)").click()
-    expect(panel.locator("h2")).to_contain_text("before hand 2 could be sent.")
-    panel.get_by_role("button", name="Drop hand 2 (it will be lost)").click()
+    # Carol's hand moves up a number: it would be hand 1 once the evening reopens.
+    expect(panel.locator("h2")).to_contain_text("before hand 1 could be sent.")
+    expect(panel.locator(".outbox-ours")).to_have_text(
+        "Hand 1: Carol won self-drawn from the wall, 12 points"
+    )
+    expect_board(page, 2, "Betty")  # Carol won Ann's deal: it passes on
+    panel.get_by_role("button", name="Drop hand 1 (it will be lost)").click()
     expect(panel).to_be_hidden()
     expect(page.locator(".waiting-list")).to_have_count(0)
     expect(page.locator(".board-hand")).to_have_text("Hand 1")  # the server's, again
