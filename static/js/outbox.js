@@ -886,8 +886,7 @@
     now.correcting = true;
     store(now);
     render();
-    var win = document.getElementById("win-form");
-    if (win) win.scrollIntoView({ block: "start" });
+    document.dispatchEvent(new CustomEvent("table:next-hand")); // table.js: the form in view
   }
 
   function renderStopped(box) {

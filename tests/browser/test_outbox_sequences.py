@@ -16,6 +16,7 @@ import json
 import os
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -37,6 +38,7 @@ GOOD = [24, 32, 48, 64]
 REFUSED = [33, 45]  # odd: the server's classical arithmetic refuses them; the device cannot
 DRAW = ("draw", None)
 PANEL = "#outbox-stopped"
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "outbox"
 # Settled: sending has stopped (the panel), or nothing waits, or the device is offline.
 SETTLED = """(id) => {
   const panel = document.getElementById("outbox-stopped");
@@ -161,6 +163,14 @@ class Table:
             form = self.page.locator("#win-form")
             total = form.get_by_label("Total the table agreed (points)")
             expect(total).to_have_value(dict(first["fields"])["total"])  # the entries kept
+            expect(form.locator(".outbox-refusal")).to_contain_text(
+                "Classical scores are always even"
+            )
+            # Only the form for that hand: no draw or kong chips for another hand meanwhile.
+            expect(self.page.locator("#record .draw-box")).to_be_hidden()
+            expect(form.get_by_role("group", name="Who won?")).to_be_in_viewport()
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=SHOTS / "correct-hand.png")
             good = self.rng.choice(GOOD)
             total.fill(str(good))
             form.get_by_role("button", name=f"Save hand {first['hand']}").click()
