@@ -128,3 +128,28 @@ def check_form_win(form, winner, won_by, discarder, liable=None, complete=True) 
         if field is None or field not in form.errors:
             form.add_error(field, refusal.message)
     return who_pays(won_by, discarder)
+
+
+def device_checks(match) -> dict:
+    """What the table page checks on the device before it keeps a hand to send later
+    (static/js/outbox.js), with this module's and the engine's own numbers and words, so
+    a hand the server would refuse for who won, who pays or its total is refused offline
+    too: the totals' limits (a goulash hand's too), and the refusals of check_win."""
+    ruleset = table_rules.match_ruleset(match)
+    return {
+        "unit": ruleset.unit,
+        "one": ruleset.amount(1),  # "1 point"
+        "hand": table_rules.total_limits(match),
+        "goulash": table_rules.total_limits(match, goulash=True)
+        if table_rules.has_goulash(ruleset)
+        else None,
+        "words": {
+            "no_winner": NO_WINNER,
+            "no_how": NO_HOW,
+            "no_discarder": NO_DISCARDER,
+            "winner_pays": WINNER_PAYS,
+            "winner_liable": WINNER_LIABLE,
+            "sits_out": SITS_OUT,
+        },
+        "discarder_pays": sorted(DISCARDER_PAYS),
+    }

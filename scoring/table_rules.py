@@ -117,6 +117,32 @@ def unit(ruleset: RuleSet) -> str:
     return ruleset.unit
 
 
+# Where a device puts the total in the words of `total_limits` (see hand_entry.device_checks).
+AMOUNT, TOTAL = "{amount}", "{total}"
+
+
+def total_limits(match, goulash: bool = False) -> dict:
+    """The fewest and the most a hand may total at this match (a goulash hand's when
+    `goulash`), with the engine's own refusals of a total outside them, the total left as
+    AMOUNT ("4 points") or TOTAL ("4"): what check_total refuses before any tiles."""
+    ruleset = match_ruleset(match)
+    opts = ruleset.resolve_options({"goulash": True} if goulash else {})
+    return {
+        "minimum": ruleset.minimum_total(opts),
+        "maximum": ruleset.maximum_total(opts),
+        "below": ruleset.below_minimum(-1, opts, AMOUNT),  # -1: below any minimum
+        "above": ruleset.above_maximum(MAX_TOTAL_PROBE, opts, f"{TOTAL} {ruleset.unit}"),
+    }
+
+
+MAX_TOTAL_PROBE = 10**12  # above every limit: above_maximum always answers with its words
+
+
+def has_goulash(ruleset: RuleSet) -> bool:
+    """A goulash hand after a draw, with its own minimum, is a U3A house rule."""
+    return "goulash" in ruleset.option_defaults
+
+
 def hand_options(state) -> dict:
     """A hand's own options at this table: u3a's goulash, and three players (then nobody
     is North)."""

@@ -42,8 +42,41 @@ def _player_choices(board) -> list[tuple[int, str]]:
     ]
 
 
+def hand_number_refusal(posted) -> str:
+    """Why a posted hand number is no hand at all (missing, 0, negative, not a number): every
+    write that takes a hand number says it so. A number that is a hand but not the next one
+    is the recording functions' to refuse ("The next hand to record is hand 3, not 5.")."""
+    posted = str(posted or "").strip()
+    if not posted:
+        return "The form did not say which hand it was for, so nothing was saved."
+    return f"“{posted[:20]}” is not a hand number (hands count from 1), so nothing was saved."
+
+
+class HandNumberField(forms.IntegerField):
+    """A form's hidden hand number: anything but a whole number from 1 is refused, saying
+    so in words (hand_number_refusal), never taken for the hand being played."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs):
+        super().__init__(min_value=1, **kwargs)
+
+    def clean(self, value):
+        try:
+            return super().clean(value)
+        except forms.ValidationError:
+            raise forms.ValidationError(hand_number_refusal(value), code="hand") from None
+
+
 class HandNumberForm(forms.Form):
-    hand = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    hand = HandNumberField()
+
+    def clean(self):
+        # A hidden field's error is not shown beside it: said at the top of the form.
+        cleaned = super().clean()
+        if "hand" in self._errors:
+            self.add_error(None, self._errors.pop("hand"))
+        return cleaned
 
     @property
     def first_error(self) -> str | None:
@@ -177,7 +210,7 @@ class TablePickerForm(PickerForm, LiabilityForm):
     """The tile picker at a table: who won and who discarded are chairs; the winds, the
     dealer and the goulash come from the match's state."""
 
-    hand = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    hand = HandNumberField()
     winner = forms.TypedChoiceField(
         label="Who won?", coerce=int, widget=forms.RadioSelect, required=False, empty_value=None
     )

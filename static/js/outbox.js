@@ -50,10 +50,20 @@
     if (!matchId()) return empty;
     try {
       var box = JSON.parse(window.localStorage.getItem(PREFIX + matchId()) || "null");
-      return box && Array.isArray(box.entries) ? box : empty;
+      return box && Array.isArray(box.entries) ? settled(box) : empty;
     } catch (e) {
       return empty;
     }
+  }
+
+  // Sending stops at the first entry only: once that one has left (sent, dropped, undone,
+  // corrected) the queue goes on by itself.
+  function settled(box) {
+    if (box.stopped && (!box.entries.length || box.entries[0].key !== box.stopped.key)) {
+      box.stopped = null;
+      box.correcting = false;
+    }
+    return box;
   }
 
   function store(box) {
@@ -81,7 +91,7 @@
     return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
   }
 
-  function flowData() {
+  function pageFlow() {
     var script = document.getElementById("table-flow");
     if (!script) return null;
     try {
@@ -91,12 +101,57 @@
     }
   }
 
+  // The server's match as this device last saw it: the page's JSON, or what the outbox
+  // kept with its entries when that is newer. A page reloaded offline is the service
+  // worker's copy, which may be from before hands this device saw saved since: the board
+  // is then built on those, not on the copy's.
+  var SEEN = "table-seen:";
+
+  function seen() {
+    try {
+      return JSON.parse(window.localStorage.getItem(SEEN + matchId()) || "null");
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function flowData() {
+    var page = pageFlow();
+    if (!page) return null;
+    var kept = seen();
+    if (!kept || kept.match !== page.match || !(kept.version > page.version)) return page;
+    kept.made_keys = page.made_keys;
+    kept.newer = true; // than the page's own board and forms: they are drawn from it
+    return kept;
+  }
+
+  // Keep the newest server's match seen (see flowData), beside the outbox's entries.
+  function remember(data) {
+    if (!data || !matchId()) return;
+    var kept = seen();
+    if (kept && kept.match === data.match && kept.version >= data.version) return;
+    var copy = {};
+    Object.keys(data).forEach(function (name) {
+      if (name !== "made_keys" && name !== "newer") copy[name] = data[name];
+    });
+    try {
+      window.localStorage.setItem(SEEN + matchId(), JSON.stringify(copy));
+    } catch (e) {
+      /* private browsing, or full: the page's own JSON is used */
+    }
+  }
+
   // The match as this device has it: the server's hands, then what waits here.
   function local(data, entries) {
     var outcomes = data.outcomes.slice();
     var texts = {};
     Object.keys(data.hands).forEach(function (n) { texts[n] = data.hands[n]; });
     entries.forEach(function (entry) {
+      if (entry.outcome && entry.hand && entry.hand <= outcomes.length) {
+        // The server holds that hand already (another device recorded it): this one will
+        // not add a hand, whatever becomes of it (already saved, or a conflict to choose).
+        return;
+      }
       if (entry.outcome) {
         outcomes.push(entry.outcome);
         texts[outcomes.length] = entry.text;
@@ -107,6 +162,24 @@
     });
     var states = window.MatchFlow.replay(data.rules, outcomes, data.players, data.options);
     return { state: states[states.length - 1], last: outcomes.length, texts: texts };
+  }
+
+  // The entries that will count once everything is sent: all, but ours of a hand another
+  // device recorded differently (the server's stays unless a person corrects it).
+  function counted(box) {
+    var conflict = box.stopped && box.stopped.outcome === "conflict";
+    return conflict ? box.entries.slice(1) : box.entries;
+  }
+
+  // A freshly loaded page names the writes the server has made (made_keys): one still
+  // waiting here was made before its answer could arrive, so it leaves, not counted twice.
+  function forgetMade(box, data) {
+    if (!data || !data.made_keys) return;
+    var made = data.made_keys;
+    var left = box.entries.filter(function (entry) { return made.indexOf(entry.key) === -1; });
+    if (left.length === box.entries.length) return;
+    box.entries = left;
+    store(settled(box));
   }
 
   function field(fields, name) {
@@ -139,19 +212,52 @@
     return "Undo hand " + field(fields, "hand");
   }
 
-  // What the server's form would refuse, said before the write is put aside.
-  function missing(kind, fields) {
+  function sitsOut(state, chair) {
+    return chair !== "" && state.winds[parseInt(chair, 10)] === null;
+  }
+
+  // Who won and who pays, as the server's check_win says it (the words come with the page).
+  function whoRefusal(fields, checks, state) {
+    var words = checks.words;
+    var winner = field(fields, "winner");
+    var how = field(fields, "won_by");
+    var discarder = field(fields, "discarder");
+    var liable = field(fields, "liable");
+    if (winner === "") return words.no_winner;
+    if (sitsOut(state, winner)) return words.sits_out.winner;
+    if (how === "") return words.no_how;
+    if (checks.discarder_pays.indexOf(how) !== -1) {
+      if (discarder === "") return words.no_discarder[how];
+      if (discarder === winner) return words.winner_pays;
+      if (sitsOut(state, discarder)) return words.sits_out.discarder;
+    }
+    if (liable !== "" && liable === winner) return words.winner_liable;
+    if (sitsOut(state, liable)) return words.sits_out.liable;
+    return "";
+  }
+
+  // The total against the limits the server sent (a goulash hand's own minimum), in the
+  // engine's words: what it refuses before any tiles.
+  function totalRefusal(total, checks, state) {
+    var limits = state.goulash && checks.goulash ? checks.goulash : checks.hand;
+    var amount = total === 1 ? checks.one : total + " " + checks.unit;
+    if (limits.minimum !== null && total < limits.minimum) return limits.below.replace("{amount}", amount);
+    if (limits.maximum !== null && total > limits.maximum) return limits.above.replace("{total}", String(total));
+    return "";
+  }
+
+  // What the server would refuse, said before the write is put aside: `state` is the hand
+  // it is for, as this device has it.
+  function missing(kind, fields, data, state) {
     if (kind === "win") {
-      if (field(fields, "winner") === "") return "Choose who went out.";
-      if (field(fields, "won_by") === "") return "Choose how the winning tile came.";
+      var checks = data.checks;
+      var who = whoRefusal(fields, checks, state);
+      if (who) return who;
       var total = field(fields, "total").trim();
       if (total === "") return "Type the total the table agreed.";
       if (!/^[0-9]+$/.test(total)) return "Type the total as a whole number, digits only.";
-      var paying = field(fields, "won_by") === "discard" || field(fields, "won_by") === "robbing_kong";
-      if (paying && field(fields, "discarder") === "") return "Choose who discarded the winning tile.";
-      if (paying && field(fields, "discarder") === field(fields, "winner")) {
-        return "The winner cannot also be the one who discarded.";
-      }
+      var tooFewOrMany = totalRefusal(parseInt(total, 10), checks, state);
+      if (tooFewOrMany) return tooFewOrMany;
     }
     if (kind === "kong") {
       if (field(fields, "chair") === "") return "Choose who made the kong.";
@@ -183,7 +289,14 @@
     if (!data) return false;
     var box = load();
     var fields = fieldsOf(form, submitter);
-    var problem = missing(kind, fields);
+    var correcting = box.correcting && kind === "win";
+    var at;
+    try {
+      at = local(data, correcting ? [] : counted(box)).state;
+    } catch (e) {
+      at = data.state; // what waits cannot be replayed: the server decides
+    }
+    var problem = missing(kind, fields, data, at);
     if (problem) {
       sayAt(form, problem);
       return true;
@@ -219,9 +332,10 @@
     } else if (kind === "draw") {
       entry.outcome = { draw: true };
     }
+    if (correcting) return correctFirst(form, box, entry, data);
     box.entries.push(entry);
     try {
-      local(data, box.entries); // the flow refuses it (a chair sitting out): say so, keep nothing
+      local(data, counted(box)); // the flow refuses it (a chair sitting out): say so, keep nothing
     } catch (e) {
       sayAt(form, e.message);
       return true;
@@ -230,6 +344,28 @@
     refreshKeys(form);
     if (kind === "kong") resetTiles(form);
     render();
+    if (kind === "kong" || kind === "draw") document.dispatchEvent(new CustomEvent("table:next-hand"));
+    return true;
+  }
+
+  // "Correct it": the refused first entry is replaced by the form's, the hands after it
+  // stay waiting behind it (refused, keeping nothing, if the change makes one of them
+  // impossible), and sending goes on.
+  function correctFirst(form, box, entry, data) {
+    var entries = [entry].concat(box.entries.slice(1));
+    try {
+      local(data, entries);
+    } catch (e) {
+      sayAt(form, "With this change a hand waiting after it cannot be right (" + e.message + ")");
+      return true;
+    }
+    box.entries = entries;
+    box.stopped = null;
+    box.correcting = false;
+    if (!store(box)) return false;
+    refreshKeys(form);
+    resetTiles(form);
+    render("Hand " + entry.hand + " is corrected and waits to be sent.");
     return true;
   }
 
@@ -413,7 +549,7 @@
   function renderForms(data, now, box) {
     var state = now.state;
     var record = document.getElementById("record");
-    if (record) record.hidden = state.over || !!box.stopped;
+    if (record) record.hidden = state.over || eveningEnded(box);
     var win = document.getElementById("win-form");
     if (win && !state.over) {
       var hand = win.querySelector('input[name="hand"]');
@@ -455,7 +591,9 @@
     });
     var undo = document.querySelector(".undo-box");
     if (undo) {
-      undo.hidden = now.last === 0 || !!box.stopped;
+      // Not the stopped entry itself (the panel's choices are for it), nor while correcting.
+      var onlyStopped = box.stopped && box.entries.length < 2;
+      undo.hidden = now.last === 0 || eveningEnded(box) || onlyStopped || Boolean(box.correcting);
       if (now.last) {
         var form = undo.querySelector("form");
         form.querySelector('input[name="hand"]').value = String(now.last);
@@ -469,27 +607,66 @@
     }
   }
 
+  // Whether the board and forms show this device's version (drawn from what waits): once
+  // nothing waits (sent, dropped, undone) they are drawn once more, from the server's.
+  var showingOurs = false;
+
+  // The board, the forms and the list always agree: the server's hands and every entry
+  // that will count once sent, also while sending has stopped (the next hand can always
+  // be recorded, except after the evening was ended, which the panel says).
   function render(said) {
     var box = load();
+    var data = flowData();
+    forgetMade(box, data);
+    remember(data);
     renderNotice(box, said);
     renderStopped(box);
     renderWaitingList(box);
-    var data = flowData();
-    if (!data || !box.entries.length || box.stopped) {
-      var record = document.getElementById("record");
-      if (record && box.stopped) record.hidden = true;
-      var undo = document.querySelector(".undo-box");
-      if (undo && box.stopped) undo.hidden = true;
-      return;
-    }
+    if (!data || (!box.entries.length && !showingOurs && !data.newer)) return; // the server's, as it came
     var now;
     try {
-      now = local(data, box.entries);
+      // Correcting the first entry: the board and form are at its hand.
+      now = local(data, box.correcting ? [] : counted(box));
     } catch (e) {
       return; // cannot happen for what was checked when put aside; the server decides
     }
+    showingOurs = box.entries.length > 0 || Boolean(data.newer);
     renderBoard(data, now);
     renderForms(data, now, box);
+    renderCorrection(box);
+  }
+
+  function eveningEnded(box) {
+    return Boolean(box.stopped && box.stopped.outcome === "ended");
+  }
+
+  // The form at the refused hand with what was entered for it, to correct and save again.
+  function renderCorrection(box) {
+    var win = document.getElementById("win-form");
+    if (!win) return;
+    var first = box.entries[0];
+    var correcting = Boolean(box.correcting && first);
+    document.querySelectorAll("#record .kong-box, #record .draw-box").forEach(function (part) {
+      part.hidden = correcting;
+    });
+    if (!correcting) {
+      delete win.dataset.correcting;
+      return;
+    }
+    setText(win.querySelector(".form-heading"), "Correct hand " + first.hand);
+    if (win.dataset.correcting === first.key) return; // filled once: keep what is changed
+    win.dataset.correcting = first.key;
+    resetTiles(win);
+    first.fields.forEach(function (pair) {
+      if (pair[0] === "hand" || pair[0] === "sent_key" || pair[0] === "action") return;
+      var radio = win.querySelector('input[type=radio][name="' + pair[0] + '"][value="' + pair[1] + '"]');
+      var text = win.querySelector('input[type=text][name="' + pair[0] + '"]');
+      if (radio) radio.checked = true;
+      else if (text) text.value = pair[1];
+    });
+    var liable = win.querySelector(".liable-box");
+    if (liable && win.querySelector('input[name="liable"]:checked')) liable.open = true;
+    if (box.stopped && box.stopped.server) sayAt(win, box.stopped.server);
   }
 
   // --- sending --------------------------------------------------------------------------
@@ -535,6 +712,13 @@
     }
   }
 
+  // The evening's end answers without forms or the flow's JSON: the page keeps the JSON it
+  // had, so the board still shows the hands waiting here (sent if the evening reopens).
+  function keepFlow(flow) {
+    var play = document.getElementById("table-play");
+    if (flow && play && !document.getElementById("table-flow")) play.insertBefore(flow, play.firstChild);
+  }
+
   function serverVersion(doc, entry, outcome) {
     if (outcome === "conflict" && entry.hand) {
       var saved = doc.querySelector(".conflict-saved");
@@ -548,18 +732,26 @@
 
   function stop(box, entry, outcome, doc) {
     var correct = doc && doc.querySelector('.conflict a[href*="/correct"]');
+    var server = doc ? serverVersion(doc, entry, outcome) : "";
+    var at = outcome === "ended" && /ended the evening at (\d{1,2}:\d\d)/.exec(server);
     box.stopped = {
       outcome: outcome,
       key: entry.key,
-      server: doc ? serverVersion(doc, entry, outcome) : "",
+      // The server's words are about the one write it was sent; the panel names them all.
+      server: outcome === "ended" ? "" : server,
+      at: at ? at[1] : "",
       correct: correct ? correct.getAttribute("href") : "",
     };
     store(box);
+    var flow = document.getElementById("table-flow");
     if (doc && outcome !== "login") showServers(doc);
+    if (outcome === "ended") keepFlow(flow);
     // The server's own card for a single save (its conflict, its "send again once reopened")
     // would offer a second set of choices about the same hand: the panel's are the ones.
-    document.querySelectorAll("#table-play .conflict, #table-play .evening-ended").forEach(function (card) {
-      card.remove();
+    document.querySelectorAll("#table-play .conflict").forEach(function (card) { card.remove(); });
+    document.querySelectorAll("#table-play .evening-ended").forEach(function (card) {
+      card.replaceWith(el("p", "message evening-over", "The coordinator ended the evening" +
+        (box.stopped.at ? " at " + box.stopped.at : "") + ": no more hands can be recorded at this table."));
     });
     render();
     var panel = document.getElementById("outbox-stopped");
@@ -621,7 +813,11 @@
       return entry.hand ? "Hand " + entry.hand + " was recorded differently on another device" :
         "Another device changed the table first";
     },
-    ended: function () { return "The evening was ended before these were sent"; },
+    ended: function (entry, box) {
+      var at = box.stopped.at ? " at " + box.stopped.at : "";
+      return "The coordinator ended the evening" + at + " before " + waitingNames(box.entries) +
+        " could be sent.";
+    },
     login: function () {
       // A tablet that came in with the table's card has no login: its card was stopped.
       return byCard() ? "The table\u2019s card no longer opens this table on this device" :
@@ -644,6 +840,55 @@
     return node;
   }
 
+  // "hand 7", "hands 7 and 8", "hands 7, 8 and 9", or "these entries" (not all hands).
+  function waitingNames(entries) {
+    var hands = entries.filter(function (e) { return e.outcome; }).map(function (e) { return e.hand; });
+    if (hands.length !== entries.length) {
+      return entries.length === 1 ? "this entry" : "these " + entries.length + " entries";
+    }
+    if (hands.length === 1) return "hand " + hands[0];
+    return "hands " + hands.slice(0, -1).join(", ") + " and " + hands[hands.length - 1];
+  }
+
+  // Whether the next hand can be recorded while sending has stopped, said plainly.
+  function nextHandWords(box) {
+    if (eveningEnded(box)) {
+      return "They stay on this device, and no more hands can be recorded here: ask the " +
+        "coordinator to reopen the evening, then press Try sending again.";
+    }
+    if (box.correcting) {
+      return "Correct hand " + box.entries[0].hand + " in the form below and save it: then " +
+        "it and the hands after it are sent.";
+    }
+    return "You can go on recording the next hand below: it waits behind these.";
+  }
+
+  // The first entry leaves unsent. A hand dropped: the hands after it move up a number, and
+  // are sent as the hands they now are (else each would be refused in turn). A hand that
+  // another device holds (`keepsPlace`: ours of a conflict) leaves its number to that one.
+  function dropFirst(box, keepsPlace) {
+    var gone = box.entries.shift();
+    box.stopped = null;
+    box.correcting = false;
+    if (!gone || !gone.outcome || keepsPlace) return;
+    box.entries.forEach(function (entry) {
+      if (!entry.hand || entry.hand <= gone.hand) return;
+      entry.hand -= 1;
+      entry.fields.forEach(function (pair) {
+        if (pair[0] === "hand") pair[1] = String(entry.hand);
+      });
+    });
+  }
+
+  function startCorrecting() {
+    var now = load();
+    if (!now.stopped) return;
+    now.correcting = true;
+    store(now);
+    render();
+    document.dispatchEvent(new CustomEvent("table:next-hand")); // table.js: the form in view
+  }
+
   function renderStopped(box) {
     var panel = document.getElementById("outbox-stopped");
     if (!panel) return;
@@ -655,10 +900,11 @@
     var section = el("section", "card outbox-stopped");
     section.setAttribute("role", "alert");
     section.setAttribute("aria-labelledby", "outbox-stopped-heading");
-    var heading = el("h2", "", (STOPPED[stopped.outcome] || STOPPED.refused)(first));
+    var heading = el("h2", "", (STOPPED[stopped.outcome] || STOPPED.refused)(first, box));
     heading.id = "outbox-stopped-heading";
     section.appendChild(heading);
     section.appendChild(el("p", "", "Sending has stopped. Nothing from this device was saved over what the club\u2019s computer has."));
+    section.appendChild(el("p", "outbox-next", nextHandWords(box)));
     section.appendChild(el("h3", "", "Waiting on this device"));
     var list = el("ol", "plain-list outbox-ours");
     box.entries.forEach(function (entry) {
@@ -685,8 +931,11 @@
         store(now);
         window.location.href = stopped.correct;
       }));
-    } else if (stopped.outcome !== "conflict") {
-      row.appendChild(button("Try sending again", "", function () {
+    } else if (stopped.outcome === "refused" && first.kind === "win" && !box.correcting) {
+      row.appendChild(button("Correct hand " + first.hand, "", startCorrecting));
+    }
+    if (stopped.outcome !== "conflict" && stopped.outcome !== "login" && !box.correcting) {
+      row.appendChild(button("Try sending again", stopped.outcome === "refused" ? "secondary" : "", function () {
         var now = load();
         now.stopped = null;
         store(now);
@@ -699,8 +948,7 @@
       "secondary",
       function () {
         var now = load();
-        now.entries.shift();
-        now.stopped = null;
+        dropFirst(now, stopped.outcome === "conflict");
         store(now);
         render(now.entries.length ? "" : "Nothing waits to be sent.");
         flush();

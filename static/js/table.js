@@ -117,6 +117,28 @@
     }).observe(formEl);
   }
 
+  // After a draw or kong chips (saved, or put aside by the outbox) the next thing the table
+  // does is record a win: the win form comes back into view, its heading at the top (the
+  // draw and kong boxes are below it, so the page was left scrolled past it).
+  function bringFormBack() {
+    var form = document.getElementById("win-form");
+    if (!form || form.closest("[hidden]")) return;
+    var notice = document.getElementById("outbox-notice"); // sticky at the top while hands wait
+    var covered = notice && !notice.hidden ? notice.getBoundingClientRect().height + 8 : 0;
+    var top = form.getBoundingClientRect().top;
+    if (top >= covered && top < window.innerHeight * 0.6) return; // in view already
+    // The scoreboard ("Hand 8", who deals) just above it, when both fit; else the form.
+    var board = document.getElementById("live");
+    var target = board && top - board.getBoundingClientRect().top < window.innerHeight / 2 ? board : form;
+    window.scrollBy(0, target.getBoundingClientRect().top - covered);
+  }
+  var sentFrom = "";
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    sentFrom = elt && elt.dataset ? elt.dataset.outbox || "" : "";
+  });
+  document.addEventListener("table:next-hand", bringFormBack);
+
   document.addEventListener("input", keep);
 
   document.addEventListener("change", keep);
@@ -132,6 +154,8 @@
     if (!root || !target || target.id !== "table-play") return;
     start(root);
     showAnswer(root, true);
+    if (sentFrom === "draw" || sentFrom === "kong") bringFormBack();
+    sentFrom = "";
   });
   // The outbox sent a waiting hand and put the server's table in (outbox.js): what was
   // being typed for the hand this device is at comes back, as after a reload.

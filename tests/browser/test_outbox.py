@@ -115,6 +115,17 @@ def test_five_entries_made_offline_move_the_board_on_and_are_saved_once_in_order
     expect_board(page, 3, "Betty")
     page.get_by_role("button", name="Record a draw for hand 3").click()
     expect_board(page, 4, "Betty", goulash=True)  # a draw: the same dealer, a goulash hand
+    # Checked on the device as the server checks it, in its words (the page's JSON): a
+    # goulash hand of 4 points and a discarder who is the winner are refused, kept nowhere.
+    enter_win(page, 4, "Dot", "Self-drawn from the wall", 4)
+    refusal = page.locator("#win-form .outbox-refusal")
+    expect(refusal).to_have_text(
+        "4 points is too few for a goulash hand: a goulash hand needs at least 5 points; "
+        "this club's usual minimum is 3 points."
+    )
+    enter_win(page, 4, "Dot", "On a discard", 8, discarder="Dot")
+    expect(refusal).to_have_text("The winner cannot also be the one who pays for it.")
+    expect(page.locator(NOTICE)).to_have_text("5 entries waiting to be sent")
     enter_win(page, 4, "Dot", "Self-drawn from the wall", 6)
     expect_board(page, 5, "Carol")  # whoever wins the goulash, the dealer passes the dice
     # Undo while hand 4 still waits: it simply leaves the list, and is never sent.
@@ -239,9 +250,12 @@ def test_two_tablets_at_one_table_one_offline_recording_hand_1_differently(
     expect(panel.get_by_role("button", name="Ours is right: correct hand 1")).to_be_visible()
     expect(offline.locator(NOTICE)).to_have_text("2 hands waiting to be sent")
     expect(offline.locator(".conflict")).to_have_count(0)  # one set of choices: the panel's
-    expect(offline.locator("#record")).to_be_hidden()  # nothing more until a person chooses
-    # The server's board, not this device's: hand 2 after Betty's win.
-    expect_board(offline, 2, "Betty")
+    # The next hand can still be recorded: the board is what the server will hold once the
+    # rest is sent (its hand 1, Betty's, then our hand 2, Dot's), and the form is at hand 3.
+    expect(offline.locator("#record")).to_be_visible()
+    expect_board(offline, 3, "Carol")
+    expect(offline.locator("#win-form .save-button")).to_have_text("Save hand 3")
+    expect(panel).to_contain_text("You can go on recording the next hand below")
     assert [(h.number, h.winner, h.total) for h in Hand.objects.filter(match=match)] == [(1, 1, 10)]
     for size, viewport in (("tablet", TABLET), ("phone", PHONE)):
         offline.set_viewport_size(viewport)
@@ -289,6 +303,8 @@ def test_three_hands_waiting_on_a_tablet_and_a_phone(table, live_server, browser
         enter_win(page, 2, "Carol", "On a discard", 8, discarder="Ann")
         page.get_by_role("button", name="Record a draw for hand 3").click()
         expect(page.locator(NOTICE)).to_have_text("3 hands waiting to be sent")
+        # After a draw the next hand's form is back in view: no scroll before the next win.
+        expect(page.locator("#win-form .tiles-players").first).to_be_in_viewport()
         expect(page.locator(NOTICE)).to_be_in_viewport()
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -368,6 +384,8 @@ def test_kong_chips_half_chosen_while_the_waiting_ones_are_sent_are_kept(
     expect(form.get_by_label("Kong on a discard", exact=False)).to_be_checked()
     form.get_by_role("button", name="Save kong chips").click()
     expect(page.locator(".kong-box summary")).to_have_text("Kong chips: 1 saved this hand")
+    # The next hand's form is back in view after kong chips (their box is below it).
+    expect(page.locator("#win-form .tiles-players").first).to_be_in_viewport()
     assert [(k.hand_number, k.chair, k.kind) for k in KongChips.objects.filter(match=match)] == [
         (3, 3, "discard")
     ]
@@ -449,18 +467,37 @@ def test_an_evening_ended_before_the_hands_were_sent_stops_and_asks(table, live_
     page = open_table(browser, live_server, url)
     page.context.set_offline(True)
     enter_win(page, 1, "Betty", "Self-drawn from the wall", 10)
+    enter_win(page, 2, "Carol", "Self-drawn from the wall", 12)
     end_evening(Session.objects.get(pk=match.session_id))
     page.context.set_offline(False)
     panel = page.locator("#outbox-stopped")
-    expect(panel).to_contain_text("The evening was ended before these were sent")
+    # Every hand waiting is named, in a sentence.
+    expect(panel.locator("h2")).to_have_text(
+        re.compile(
+            r"^The coordinator ended the evening at \d\d:\d\d before hands 1 and 2 could be sent\.$"
+        )
+    )
     expect(panel.locator(".outbox-ours")).to_contain_text("Hand 1: Betty won self-drawn")
-    expect(panel.locator(".outbox-theirs")).to_contain_text("The coordinator ended the evening")
+    expect(panel.locator(".outbox-ours")).to_contain_text("Hand 2: Carol won self-drawn")
+    expect(panel).to_contain_text("no more hands can be recorded here")
+    expect(page.locator("#record")).to_be_hidden()  # said plainly in the panel
     expect(page.locator(".evening-ended")).to_have_count(0)  # the panel's choices only
+    expect_board(page, 3, "Carol")  # the board agrees with the list: hands 1 and 2 waiting
     expect(panel.get_by_role("button", name="Try sending again")).to_be_visible()
     assert not Hand.objects.filter(match=match).exists()
     panel.get_by_role("button", name="Drop hand 1 (it will be lost)").click()
+    # Carol's hand moves up a number: it would be hand 1 once the evening reopens.
+    expect(panel.locator("h2")).to_contain_text("before hand 1 could be sent.")
+    expect(panel.locator(".outbox-ours")).to_have_text(
+        "Hand 1: Carol won self-drawn from the wall, 12 points"
+    )
+    expect_board(page, 2, "Betty")  # Carol won Ann's deal: it passes on
+    panel.get_by_role("button", name="Drop hand 1 (it will be lost)").click()
     expect(panel).to_be_hidden()
     expect(page.locator(".waiting-list")).to_have_count(0)
+    expect(page.locator(".board-hand")).to_have_text("Hand 1")  # the server's, again
+    # Nothing waits and nothing can be recorded: the page says so plainly.
+    expect(page.locator(".evening-over")).to_contain_text("no more hands can be recorded")
     assert not Hand.objects.filter(match=match).exists()
 
 
@@ -531,7 +568,7 @@ def test_a_tablet_by_card_whose_evening_ended_during_a_drop_is_told_so(table, li
     end_evening(match.session)
     page.context.set_offline(False)
     panel = page.locator("#outbox-stopped")
-    expect(panel).to_contain_text("The evening was ended before these were sent")
-    expect(panel.locator(".outbox-theirs")).to_contain_text("The coordinator ended the evening")
+    expect(panel).to_contain_text("The coordinator ended the evening at")
+    expect(panel).to_contain_text("before hand 1 could be sent.")
     assert not Hand.objects.filter(match=match).exists()
     page.context.close()

@@ -58,6 +58,8 @@ def test_a_u3a_evening_at_one_table(live_server, browser, transactional_db):
     # The wall runs out: same dealer, and the next hand is a goulash hand.
     page.get_by_role("button", name="Record a draw for hand 3").click()
     expect(page.get_by_text("Goulash hand: pot 20")).to_be_visible()
+    # The next hand's form is back in view after the draw (the draw box is below it).
+    expect(page.locator("#win-form .tiles-players").first).to_be_in_viewport()
     expect_board(page, 4, "Betty", ["North", "East", "South", "West"], [-10, 38, -18, -10])
 
     # Dot wins the goulash: she takes the pot, and the deal passes to Carol.

@@ -418,6 +418,16 @@ class RuleSet:
             "a hand worth less may not go out."
         )
 
+    def above_maximum(self, total: int, opts: Mapping, subject: str = "") -> str | None:
+        """Why a hand worth `total` cannot be right: above the limit under `opts`, in plain
+        words; None when it is not above it (or there is none). `subject` begins the
+        sentence ("120 fan" unless given)."""
+        high = self.maximum_total(opts)
+        if high is None or total <= high:
+            return None
+        subject = subject or f"{total} {self.unit}"
+        return f"{subject} is above the limit of {high} {self.unit}: no hand scores more."
+
     def total_problem(self, total: int, opts: Mapping) -> str | None:
         """Why no allowed hand scores `total` under this rule set beyond the minimum and the
         limit (e.g. classical scores are even), in plain words; None when it may be right."""
@@ -435,12 +445,9 @@ class RuleSet:
         too_few = self.below_minimum(total, opts)
         if too_few:
             raise EngineError(too_few)
-        high = self.maximum_total(opts)
-        if high is not None and total > high:
-            raise EngineError(
-                f"{total} {self.unit} is above the limit of {high} {self.unit}: "
-                "no hand scores more."
-            )
+        too_many = self.above_maximum(total, opts)
+        if too_many:
+            raise EngineError(too_many)
         # After the limit, which names the club's own figure when there is one.
         if total > MAX_TOTAL:
             raise EngineError(

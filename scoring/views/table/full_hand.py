@@ -89,10 +89,14 @@ def _full_hand(request, match, ended: bool = False):
         return _to_table(request, match, "This match is over: no more hands to record.")
     form = TablePickerForm(request.POST or None, board=board)
     form.build()
+    # A posted hand number that is no hand (0, "x") is refused, never taken for this one.
+    refused_hand = form.errors.get("hand") if form.is_bound else None
     number = form.choice("hand") or board.hand
     save_error = ""
     if ended:
         save_error = evening_ended_message(match, Sent(f"hand {number}"))
+    elif "save" in request.POST and refused_hand:
+        save_error = f"{refused_hand[0]} The next hand to record is hand {board.hand}."
     elif "save" in request.POST:
         missing = form.missing()
         tile_problem = form.tile_problem()

@@ -135,6 +135,9 @@ def table_flow(board) -> dict:
     names = ("win", "draw", "kong", "take_back_kong", "undo", "table")
     return {
         "match": match.pk,
+        # Moves on with every write: the outbox keeps the newest it has seen (a page kept by
+        # the service worker may be older than the answers the device had since).
+        "version": match.version,
         "rules": match.rules,
         "players": len(board.names),
         "options": match.flow_options or {},
@@ -147,7 +150,16 @@ def table_flow(board) -> dict:
         "names": board.names,
         "unit": board.unit,
         "urls": {name: reverse(f"scoring:{name}", args=args) for name in names},
+        "checks": hand_entry.device_checks(match),
     }
+
+
+def made_keys(match) -> list[str]:
+    """The one-time keys of the writes made at this match (SentWrite), for the whole page:
+    a write still waiting on a device that was reloaded after the server made it (its
+    answer lost on the way) is then not counted twice. An answer to a write needs none:
+    the page that sent a write waits for its answer, or sends it again."""
+    return [str(key) for key in SentWrite.objects.filter(match=match).values_list("key", flat=True)]
 
 
 def table_page(
@@ -188,6 +200,8 @@ def table_page(
         "table_flow": table_flow(board) if can_record else None,
         **extra,
     }
+    if can_record and not request.htmx:
+        context["table_flow"]["made_keys"] = made_keys(match)
     if request.htmx:
         response = render(request, TEMPLATE + "#play", context)
     else:
@@ -309,10 +323,12 @@ def stale_message(posted: int, now: int) -> str:
             f"Hand {posted} was just recorded on another device, so nothing was saved here: "
             "check the list of hands."
         )
-    return (
-        f"Hand {now - 1 if now > 1 else now} was just undone on another device; check the "
-        "list, then press Save again if yours is right."
-    )
+    if posted == now + 1:  # the page showed the next hand; the last one was undone since
+        return (
+            f"Hand {now} was just undone on another device, so nothing was saved for hand "
+            f"{posted}; check the list, then press Save again if yours is right."
+        )
+    return f"The next hand to record is hand {now}, not {posted}, so nothing was saved."
 
 
 def kept_entries(request, board):

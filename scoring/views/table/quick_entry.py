@@ -205,8 +205,9 @@ def _simple_write(request, match, form, write, done: str):
     if changed := table_changed(request, match):
         return changed
     if not form.is_valid():
-        notice = "Nothing was recorded: please try again."
-        return table_page(request, match, status_notice=notice, outcome="refused")
+        # The hand number is the form's only entry: say what was wrong with it.
+        refusal = " ".join(form.non_field_errors()) or "Nothing was recorded: please try again."
+        return table_page(request, match, refusal=refusal, outcome="refused")
     number = form.cleaned_data["hand"]
     try:
         saved = write(number, sent_key(request))
