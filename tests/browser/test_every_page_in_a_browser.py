@@ -10,7 +10,6 @@ are read on a screen first); at the phone's size axe-core's rules and the tap-ta
 must pass. Pages that answer a role with a redirect or a refusal are left to the role that
 opens them (the Django client asks first, which is quick)."""
 
-from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
