@@ -41,21 +41,6 @@ def key_refused(request, base: str = "base.html"):
     return render(request, "games/table_keys/refused.html", context, status=403)
 
 
-# The matches the login was found seated at, kept in its login session: a match's chairs
-# never change, so the table's poll (every few seconds) need not read them again.
-SEATED = "seated_at"
-
-
-def is_seated(request, match) -> bool:
-    seated = request.session.get(SEATED, [])
-    if match.pk in seated:
-        return True
-    if match.chair_of(request.user) is None:
-        return False
-    request.session[SEATED] = [*seated[-19:], match.pk]  # this evening's, and a few before
-    return True
-
-
 def players_and_coordinators(
     find_match, refusal: str, table_keys: bool = False, table_keys_answer_ended: bool = False
 ):
@@ -82,7 +67,7 @@ def players_and_coordinators(
             match = find_match(request, kwargs)
             if request.user.is_authenticated:
                 # A player first: their chairs are read anyway, the club's roles only if not.
-                playing = is_seated(request, match)
+                playing = match.chair_of(request.user) is not None
                 if playing or is_coordinator(request.user, request.club):
                     return view(request, match, **kwargs)
             if held:

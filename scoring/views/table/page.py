@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from functools import wraps
 
 from django.contrib import messages
-from django.db.models import Case, Q, When
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from club.lookups import session_or_404
 from club.models import Session
 from games import dice
 from games.access import players_and_coordinators
@@ -43,21 +43,13 @@ def sent_key(request) -> uuid.UUID | None:
 
 
 def _table_match(request, kwargs) -> Match:
-    """The match the address's table shows (the one in play, else the latest), or 404.
-
-    One indexed query with its session (the table's poll, most of a club night's requests,
-    makes it every few seconds): the match by session and table, scoped to the request's
-    club, whose row the session takes rather than reading it again."""
-    in_play = Q(status=Match.Status.IN_PLAY)
-    match = (
-        Match.objects.filter(session_id=kwargs.pop("session_id"), table_number=kwargs.pop("number"))
-        .select_related("session")
-        .order_by(Case(When(in_play, then=0), default=1), "-started_at", "-pk")
-        .first()
-    )
+    """The match the address's table shows (see `selectors.table_match`), or 404."""
+    # The club's row comes with the session's (the page shows its settings): one query.
+    session = session_or_404(request, kwargs.pop("session_id"), "club")
+    match = selectors.table_match(session, kwargs.pop("number"))
     if match is None:
         raise Http404("Play has not started at this table.")
-    match.session.club = request.club
+    match.session = session  # the same row, read with its club
     return match
 
 
