@@ -604,9 +604,9 @@ def test_check_in_says_who_is_here_without_a_seat_with_the_tap_that_seats_them(
     page = coordinator_client.get(check_in).content.decode()
     assert page.count("No seat yet") == 1 and words in page  # only the one without a seat
 
-    answer = coordinator_client.post(url("seating_late", session), {"member": late.pk})
-    assert answer.status_code == 302 and answer["Location"].startswith(
-        url("seating_manage", session)
-    )
+    form = {"member": late.pk, "answer_at": "late", "back": "check_in"}  # as the row posts it
+    answer = coordinator_client.post(url("seating_late", session), form)
+    assert answer.status_code == 302 and answer["Location"].startswith(check_in)
     assert Seat.objects.filter(plan__session=session, member=late).exists()
-    assert "No seat yet" not in coordinator_client.get(check_in).content.decode()
+    page = coordinator_client.get(check_in).content.decode()
+    assert "No seat yet" not in page and "Larry joins table" in page  # said at the door
