@@ -5,6 +5,7 @@ import functools
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from decimal import Decimal
 from typing import ClassVar
 from zoneinfo import available_timezones
@@ -805,10 +806,26 @@ class Session(models.Model):
     def check_in_rows(self) -> list["CheckInRow"]:
         attendances = {a.member_id: a for a in self.attendances.all()}
         members = self.check_in_list().order_by("table_name", "name")
-        return [CheckInRow(member, attendances.get(member.pk)) for member in members]
+        seated = self._seated_if_published()
+        return [
+            CheckInRow(member, attendances.get(member.pk), seated is not None, seated or set())
+            for member in members
+        ]
 
     def check_in_row(self, member: "Member") -> "CheckInRow":
-        return CheckInRow(member, self.attendances.filter(member=member).first())
+        seated = self._seated_if_published()
+        attendance = self.attendances.filter(member=member).first()
+        return CheckInRow(member, attendance, seated is not None, seated or set())
+
+    def _seated_if_published(self) -> set[int] | None:
+        """The members seated in the published seating, or None before it is published
+        (then whoever is checked in is seated when the seating is made). One query: the
+        published plan joined to its seats (a plan without seats gives one empty row)."""
+        rows = SeatingPlan.objects.filter(
+            session=self, status=SeatingPlan.Status.PUBLISHED
+        ).values_list("seats__member_id", flat=True)
+        found = list(rows)
+        return {member_id for member_id in found if member_id is not None} if found else None
 
     def attendance_counts(self) -> "AttendanceCounts":
         listed = self.check_in_list().count()
@@ -845,10 +862,18 @@ class CheckInRow:
 
     member: Member
     attendance: "Attendance | None"
+    seating_published: bool = False
+    seated: set[int] = dataclass_field(default_factory=set)  # who has a seat when published
 
     @property
     def present(self) -> bool:
         return self.attendance is not None and self.attendance.left_at is None
+
+    @property
+    def needs_a_seat(self) -> bool:
+        """Here, after the seating was published, without a seat in it: a late arrival
+        ticked at the door, who plays only once the seating gives them a chair."""
+        return self.present and self.seating_published and self.member.pk not in self.seated
 
     @property
     def left(self) -> bool:

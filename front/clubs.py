@@ -36,10 +36,10 @@ PASSWORD_MESSAGE = "Please choose a password for the coordinator's login."
 
 # What each rule set is, in a sentence, for someone choosing one for a new club.
 RULE_SET_DESCRIPTIONS = {
-    "classical": "Points for going out and for each set and pair, then doublings, up to a limit.",
-    "hk": "Faan for what the hand contains, turned into points by a table.",
-    "fan": "Fan for what the hand contains, turned into points by a simpler table.",
-    "u3a": "Each hand is one from a list, with its points, paid in chips.",
+    "classical": "Points for going out, each set and pair, then doubled, up to a limit.",
+    "hk": "Count the hand's faan (its special features); a table turns them into points.",
+    "fan": "Like Hong Kong, simpler: count the hand's fan and look up its points.",
+    "u3a": "Find the hand in the club's list of hands; one chip paid per point.",
 }
 
 

@@ -151,6 +151,24 @@ def evening(session: Session) -> Evening:
             ongoing=True,
         )
     )
+    if closed:
+        keys_state = "The evening is over: the cards no longer open the tables"
+    elif published:
+        keys_state = "A card for each table: a tablet opens its table with it, no login needed"
+    else:
+        keys_state = "Once the seating is published"
+    result.steps.append(
+        Step(
+            "keys",
+            "Table keys",
+            keys_state,
+            reverse("games:table_keys", args=[pk]),
+            # Optional, like printing (tables may record on the players' own logins).
+            done=True,
+            ready=published and not closed,
+            ongoing=True,
+        )
+    )
     if started:
         start_state = f"Started at {_plural(len(boards), 'table', 'tables')}"
     elif closed:

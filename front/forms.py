@@ -385,10 +385,12 @@ class SignupForm(forms.Form):
     rule_set = forms.ChoiceField(
         label="The rules you play",
         choices=rule_set_choices,
-        initial="classical",
+        # Nothing chosen for the club: a rule set taken by default would be played unnoticed.
         widget=forms.RadioSelect,
         help_text="You can change the rules and their details later, in the club's settings.",
-        error_messages={"required": "Please choose the rules your club plays."},
+        error_messages={
+            "required": "Please choose the rules your club plays: one of the four above."
+        },
     )
     username = forms.CharField(
         label="Your login name",

@@ -5,9 +5,11 @@ steps on the home page."""
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils.html import escape
 
 from club.models import Club, Coordinator
 from front import forms as front_forms
+from front.clubs import rule_set_options
 from tests.factories import ClubFactory, UserFactory
 
 User = get_user_model()
@@ -64,11 +66,12 @@ def test_the_page_asks_for_the_club_and_its_first_coordinator(client, many_clubs
         assert f'name="{name}"' in page
     assert "testserver/c/</span>" in page  # the address's prefix, shown before the field
     assert "The club keeps this address for good: clubs that start here later never" in page
-    # Each rule set with a sentence saying what it is, the first club's usual one chosen.
+    # Each rule set with one plain line saying what it is, none chosen for the club.
     assert 'type="radio" name="rule_set" value="classical"' in page
-    assert "Points for going out and for each set and pair" in page
-    assert "Each hand is one from a list, with its points, paid in chips." in page
-    assert 'value="classical" id="id_rule_set_0" required checked>' in page
+    for name, title, words in rule_set_options():
+        assert f'value="{name}"' in page and title in page
+        assert words and escape(words) in page and len(words) <= 80, name
+    assert "checked" not in page
     assert "<script" not in page  # works without JavaScript
 
 
@@ -225,3 +228,17 @@ def test_the_wait_says_one_club_in_the_singular(many_clubs, signup_on, settings)
     assert Client().post(SIGNUP, entries()).status_code == 302
     again = Client().post(SIGNUP, entries(slug="another", username="brian"))
     assert "1 club has been started from this internet connection today" in again.content.decode()
+
+
+def test_no_rules_chosen_is_asked_for_with_every_entry_kept(client, many_clubs, signup_on):
+    data = entries(email="margaret@example.org")
+    del data["rule_set"]
+    response = client.post(SIGNUP, data)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Please choose the rules your club plays: one of the four above." in page
+    assert 'value="Thursday Mahjong"' in page and 'value="thursday-mahjong"' in page
+    assert 'value="margaret"' in page and 'value="margaret@example.org"' in page
+    assert "checked" not in page
+    assert '<a href="#id_rule_set">The rules you play: Please choose' in page  # its fieldset
+    assert not Club.objects.filter(slug="thursday-mahjong").exists()

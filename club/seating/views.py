@@ -69,6 +69,9 @@ def _respond(request, session: Session, answer_at: str, *, message="", error="",
         return render(request, PANEL if request.htmx else MANAGE_TEMPLATE, context)
     level = messages.ERROR if error else messages.SUCCESS
     messages.add_message(request, level, error or message, extra_tags=answer_at)
+    if request.POST.get("back") == "check_in":
+        # Seated from the check-in page (a late arrival ticked at the door): back to the door.
+        return redirect(reverse("club:check_in", args=[session.pk]) + "#checkin-list")
     return redirect(reverse("club:seating_manage", args=[session.pk]) + "#answer")
 
 

@@ -69,6 +69,14 @@ class EveningTable:
             and all(result is None for _, result in self.players)
         )
 
+    @property
+    def has_figures(self) -> bool:
+        """Whether anything was scored here yet (a hand, or kong chips paid): a match just
+        started is listed by its players alone, with no row of zeros."""
+        return bool(self.hands) or any(
+            result is not None and result.result for _, result in self.players
+        )
+
     def _place_key(self, entry) -> tuple:
         chair, result = entry
         if result is not None and self.hands and result.hands_played:

@@ -46,6 +46,7 @@ class MemberPart(UnderOneRuleSet):
     part: RuleSetPart
     sessions: list[dict]
     held: int
+    split: bool = False  # the season was played under more than one rule set
 
     @property
     def total(self) -> int:
@@ -55,17 +56,19 @@ class MemberPart(UnderOneRuleSet):
 def member_season(member: Member, club: Club, season: Season) -> list[MemberPart]:
     """The member's season kept per rule set, in the order of the club's choices (one
     query, their sessions; `member` comes from `with_season_span`, which counted the
-    sessions held; one more when they played under two rule sets)."""
+    sessions held and the rule sets played). "Played 8 of 12" counts as the standings do:
+    in a season played under several rule sets, the sessions held under each (one more
+    query), whichever of them the member played."""
     rows = list(member_sessions(member, season))
     by_rules: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
         by_rules[row["rules"]].append(row)
-    if len(by_rules) > 1:
+    if (member.rule_sets or 0) > 1:
         held = held_per_rule_set(club, season)
     else:
         held = {rules: member.held or 0 for rules in by_rules}
     return [
-        MemberPart(RuleSetPart(rules, len(found)), found, held.get(rules, 0))
+        MemberPart(RuleSetPart(rules, len(found)), found, held.get(rules, 0), len(held) > 1)
         for rules, found in sorted(by_rules.items(), key=lambda kv: rule_set_order(kv[0]))
     ]
 

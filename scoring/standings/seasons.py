@@ -103,8 +103,17 @@ def held_per_rule_set(club: Club, season: Season) -> dict[str, int]:
 
 def with_season_span(members, season: Season):
     """Members annotated with the club's span of sessions (see `span_of_sessions`), for
-    the season picker in the same query as the member."""
-    return members.annotate(**span_of_sessions(OuterRef("club"), season))
+    the season picker in the same query as the member, and `rule_sets`: how many rule sets
+    the season was played under (more than one: `held` counts every rule set's sessions, and
+    `held_per_rule_set` has each one's, as the standings count them)."""
+    club = OuterRef("club")
+    rule_sets = (
+        results_in_season(club, season)
+        .values("session__club")
+        .annotate(n=Count("rules", distinct=True))
+        .values("n")
+    )
+    return members.annotate(**span_of_sessions(club, season), rule_sets=Subquery(rule_sets))
 
 
 def season_from_key(club: Club, key: str | None, today: datetime.date) -> tuple[Season, str]:

@@ -4,7 +4,7 @@ their home page and the top of the standings show it."""
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Exists, OuterRef
 
@@ -14,6 +14,7 @@ from club.models import (
     Session,
 )
 from scoring.results import MatchResult, ordinal
+from scoring.rules import short_name
 from scoring.standings.evening import Evening, evening_results
 from scoring.standings.leaderboard import Leaderboard, LeaderRow, leaderboard
 from scoring.standings.seasons import Season
@@ -55,6 +56,16 @@ class SeasonPlace:
     sessions_held: int
     min_sessions: int
     unit: str = ""  # what the total counts: "chips" or "points"
+    # The rule set of this board, and whether the season was played under more than one
+    # (then the board counts only its own rule set's sessions, and the words say so).
+    rules: str = ""
+    split: bool = False
+    # The member's place under each other rule set played this season (a split season).
+    others: list[SeasonPlace] = field(default_factory=list)
+
+    @property
+    def rules_name(self) -> str:
+        return short_name(self.rules)
 
     @property
     def is_ranked(self) -> bool:
@@ -101,7 +112,21 @@ def last_evening(member_id: int, club: Club) -> EveningPlace | None:
 
 
 def season_place(board: Leaderboard, member_id: int | None, club: Club) -> SeasonPlace:
-    """The member's place on a season's leaderboard (no query: read from the board)."""
+    """The member's place on a season's leaderboard (no query: read from the board). In a
+    season played under several rule sets (the club changed its rules), their place under
+    each other rule set they played too (a query or two each: that rule set's board)."""
+    place = _place_on(board, member_id, club)
+    if board.split and member_id is not None:
+        for part in board.parts:
+            if part.rules == board.rules:
+                continue
+            other = _place_on(leaderboard(club, board.season, rules=part.rules), member_id, club)
+            if other.row is not None:
+                place.others.append(other)
+    return place
+
+
+def _place_on(board: Leaderboard, member_id: int | None, club: Club) -> SeasonPlace:
     row = next((r for r in board.rows if r.member_id == member_id), None)
     tied = row is not None and row.rank is not None and _shares_rank(board.ranked, row)
     return SeasonPlace(
@@ -113,6 +138,8 @@ def season_place(board: Leaderboard, member_id: int | None, club: Club) -> Seaso
         board.sessions_held,
         club.min_sessions,
         board.part.unit,
+        board.rules,
+        board.split,
     )
 
 

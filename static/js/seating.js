@@ -18,5 +18,9 @@
   document.body.addEventListener("htmx:afterSettle", function (event) {
     if (event.target && event.target.id === "seating-panel") showAnswer();
   });
-  if (window.location.hash === "#answer") showAnswer();
+  // A page that opens with a question or a refusal is the answer to a form sent without
+  // htmx (e.g. "Give Alan a seat" on the check-in page when no table has room): show it.
+  if (window.location.hash === "#answer" || document.querySelector("[data-answer] [role=alert]")) {
+    showAnswer();
+  }
 })();

@@ -58,16 +58,20 @@ def test_a_club_starts_itself_on_the_site(
     page.get_by_label("The club's name").fill("Harbour Mahjong")
     address = page.get_by_label("The club's address")
     address.fill("tuesday-tiles")  # taken: the page says so and keeps the entries
+    # No rule set is chosen for the club: not choosing one is the second mistake.
+    expect(page.get_by_role("radio", checked=True)).to_have_count(0)
     page.get_by_label("Your login name").fill("harbour-boss")
     page.get_by_label("Your password", exact=True).fill("a-long-harbour-password")
     page.get_by_label("Your password again").fill("a-long-harbour-password")
     page.get_by_role("button", name="Start the club").click()
     expect(page.get_by_text("tuesday-tiles").first).to_be_visible()
     expect(page.get_by_label("The club's name")).to_have_value("Harbour Mahjong")
+    expect(page.locator(".error-text", has_text="Please choose the rules")).to_be_visible()
     found += problems(page, "sign-up with a taken address")
     shot(page, f"{size}-3-signup-refused")
 
     address.fill("harbour")
+    page.get_by_role("radio", name="Fan (a simple fan table)").check()
     page.get_by_label("Your password", exact=True).fill("a-long-harbour-password")
     page.get_by_label("Your password again").fill("a-long-harbour-password")
     page.get_by_role("button", name="Start the club").click()
@@ -86,5 +90,5 @@ def test_a_club_starts_itself_on_the_site(
     found += problems(page, "the new club's settings")
     shot(page, f"{size}-5-settings")
     club.refresh_from_db()
-    assert (club.time_zone, club.currency_symbol) == ("Pacific/Auckland", "$")
+    assert (club.time_zone, club.currency_symbol, club.rule_set) == ("Pacific/Auckland", "$", "fan")
     assert found == []

@@ -10,6 +10,7 @@ from tests.browser.helpers import log_in
 from tests.demo_club import MEMBER_LOGIN
 
 PHONE = {"width": 375, "height": 667}
+TALL_PHONE = {"width": 390, "height": 844}
 
 
 def test_a_member_finds_their_place_on_a_phone(live_server, browser, demo_club):
@@ -24,16 +25,33 @@ def test_a_member_finds_their_place_on_a_phone(live_server, browser, demo_club):
     mine = page.locator(".compact-board li.me")
     expect(mine).to_contain_text("(you)")
     # Sorting: a tap on "Hands won" swaps the board and the address keeps the choice.
+    # The choices are folded into one line that names the order shown.
     sort = page.get_by_role("navigation", name="Sort the standings")
+    expect(sort.locator("summary")).to_have_text("Sort by: Place (lowest first)")
+    sort.locator("summary").click()
     sort.get_by_role("link", name="Hands won").click()
     expect(page).to_have_url(re.compile(r"/standings/\?season=[0-9-]+&sort=won&dir=desc$"))
-    expect(sort.get_by_role("link", name="Hands won (highest first)")).to_be_visible()
+    expect(sort.locator("summary")).to_have_text("Sort by: Hands won (highest first)")
     expect(page.locator(".cb-head")).to_contain_text("Hands won")
     page.reload()
     expect(page.locator(".cb-head")).to_contain_text("Hands won")
-    expect(sort.get_by_role("link", name="Hands won (highest first)")).to_be_visible()
+    expect(sort.locator("summary")).to_have_text("Sort by: Hands won (highest first)")
     # Nothing wider than the phone's screen.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    # The whole season's standings, 24 members, within three screens of a 390x844 phone,
+    # in the same large type (a row is one tap target high).
+    page.set_viewport_size(TALL_PHONE)
+    page.goto(base + "/standings/")
+    expect(page.locator(".cb-list summary")).to_have_count(24)
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= 3 * TALL_PHONE["height"], f"{height} px: {height / 844:.2f} screens"
+    rows = page.locator(".cb-list summary").evaluate_all(
+        "rows => rows.map(r => [r.getBoundingClientRect().height, getComputedStyle(r).fontSize])"
+    )
+    assert all(44 <= h < 50 and size == "20.7px" for h, size in rows), rows[:3]
+    page.set_viewport_size(PHONE)
+    page.goto(base + "/standings/?sort=won&dir=desc")
 
     page.get_by_role("link", name="Latest evening", exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Results for")

@@ -50,8 +50,8 @@ def table_at(live_server, browser):
     """A function: the table page of a match `played` hands in, on a device of `size`,
     logged in as Ann (who sits there)."""
 
-    def open_table(size: str, played: int, names=NAMES):
-        session = one_named_table("u3a", names)
+    def open_table(size: str, played: int, names=NAMES, rules="u3a"):
+        session = one_named_table(rules, names)
         start_play(session)
         ann = seated_members(session, 1)[0]
         ann.user = UserFactory(username="ann")
@@ -182,15 +182,37 @@ def test_a_table_of_five_fits_too(table_at, size):
     expect_in_first_screen(page, "Save", form.get_by_role("button", name="Save hand 1"), height)
 
 
+PAST_THE_RIGHT_EDGE = (
+    "() => [...document.querySelectorAll('main *')]"
+    ".filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)"
+    ".map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').trim().slice(0, 30))"
+)
+
+
 def test_nothing_is_wider_than_the_screen_between_phone_and_tablet(table_at):
     """Tablets held upright and small tablets (768 to 900 px): every part of the table page,
     the "How?" choices with "Robbing a kong" included, stays within the screen's width."""
     page, _ = table_at("tablet", 3)
     for width in (768, 800, 900, 1024):
         page.set_viewport_size({"width": width, "height": 1280})
-        wider = page.evaluate(
-            "() => [...document.querySelectorAll('main *')]"
-            ".filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)"
-            ".map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').trim().slice(0, 30))"
-        )
+        wider = page.evaluate(PAST_THE_RIGHT_EDGE)
         assert wider == [], f"at {width} px wide: {wider[:5]}"
+
+
+def test_a_long_refusal_beside_the_total_wraps_at_every_size(table_at):
+    """The longest answers are refusals of a total (the rule set's smallest score, with its
+    reason): beside the total box they wrap within the screen, from a phone to a tablet."""
+    page, _ = table_at("tablet", 0, rules="classical")
+    form = page.locator("#win-form")
+    form.get_by_role("group", name="Who won?").get_by_label("Ann", exact=False).check()
+    form.get_by_label("Self-drawn from the wall").check()
+    form.get_by_label("Total the table agreed (points)").fill("4")
+    form.get_by_role("button", name="Save hand 1").click()
+    refusal = page.get_by_text("below the smallest classical score")
+    expect(refusal).to_be_visible()
+    for width in (390, 600, 768, 1024, 1280):
+        page.set_viewport_size({"width": width, "height": 900})
+        wider = page.evaluate(PAST_THE_RIGHT_EDGE)
+        assert wider == [], f"at {width} px wide: {wider[:5]}"
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"refusal-at-{width}.png"))

@@ -54,7 +54,7 @@ def test_steps_in_order_with_check_in_next_when_nobody_is_here(coordinator_clien
     page = home(coordinator_client)
     assert f"Tonight: {TODAY:%A} {TODAY.day} {TODAY:%B}" in page
     keys = re.findall(r'id="step-(\w+)"', page)
-    assert keys == ["check_in", "seating", "print", "start", "tables", "end", "results"]
+    assert keys == ["check_in", "seating", "print", "keys", "start", "tables", "end", "results"]
     states = step_states(page)
     assert states["check_in"] == "0 here, 3 not here."
     assert states["start"] == "Publish the seating first."
@@ -78,6 +78,8 @@ def test_with_people_here_the_seating_is_next_then_start_play(coordinator_client
     states = step_states(page)
     assert states["seating"].startswith("✓ Published")
     assert states["print"] == "The room sheet and a card for each table."
+    assert states["keys"].startswith("A card for each table: a tablet opens its table")
+    assert f'href="{reverse("games:table_keys", args=[published.pk])}"' in page
     assert next_step(page) == "start"
     assert "Not started yet. Opens a page for each table to record its hands." in page
     assert f'action="{reverse("games:start", args=[published.pk])}"' in page
@@ -117,6 +119,8 @@ def test_after_the_evening_every_step_is_done(coordinator_client, club):
     end_evening(session)
     page = home(coordinator_client)
     assert step_states(page)["end"] == "✓ The evening is over: the session is closed."
+    assert step_states(page)["keys"] == "The evening is over: the cards no longer open the tables."
+    assert reverse("games:table_keys", args=[session.pk]) not in page
     # What is left is reading out the results.
     assert page.count("is-next") == 1 and 'is-next" id="step-results"' in page
     assert step_states(page)["results"] == "Final: read them out before everyone goes home."

@@ -24,6 +24,7 @@ from scoring.views.table.page import STOP_POLLING
 from tests.factories import ClubFactory, CoordinatorFactory, UserFactory
 from tests.games.helpers import seated_members, seated_session
 from tests.htmx_requests import longest_request_lines
+from tests.test_security_enumerated import walk
 from tests.threads import at_once, failures
 
 pytestmark = pytest.mark.django_db
@@ -240,6 +241,42 @@ def test_leaving_the_table_forgets_the_key_and_everything_the_device_kept(evenin
     assert DEVICE_KEYS not in client.session
     assert client.get(table_url(evening)).status_code == 302  # to the login page now
     assert key.refresh_from_db() is None and key.revoked_at is None  # the card still works
+
+
+def header_of(page: str) -> str:
+    return page.split('<header class="site-header">', 1)[1].split("</header>", 1)[0]
+
+
+def test_every_page_a_card_opens_says_whose_tablet_it_is_and_offers_leaving(evening):
+    """The header of every whole page a card device opens (each table page with its number
+    in the address) names the table's tablet and offers "Leave this table", never "Log in"
+    (which would log nobody out of anything here)."""
+    client = Client()
+    client.get(f"/t/{keys_of(evening)[2].code}/")
+    pages = 0
+    for name, route, _ in walk():
+        if "tables/<int:number>/" not in route:
+            continue
+        url = reverse(name, kwargs={"session_id": evening.pk, "number": 2})
+        response = client.get(url)
+        if response.status_code != 200 or b"<header" not in response.content:
+            continue  # a write's address, or a poll's part of a page
+        header = header_of(response.content.decode())
+        assert "Table 2's tablet" in header, url
+        assert 'action="/t/leave/"' in header and "Leave this table" in header, url
+        assert "Log in" not in header, url
+        pages += 1
+    assert pages >= 2  # the table page and the tile picker
+
+
+def test_a_logged_in_header_is_the_login_s_not_the_tablet_s(evening):
+    player = seated_members(evening, 1)[0]
+    player.user = player.user or UserFactory()
+    player.save()
+    client = Client()
+    client.force_login(player.user)
+    header = header_of(client.get(table_url(evening)).content.decode())
+    assert "Log out" in header and "tablet" not in header
 
 
 def test_leaving_sends_clear_site_data_where_browsers_act_on_it(evening):

@@ -154,6 +154,23 @@ def test_a_table_in_play_with_no_hands_yet_is_listed_as_such(member_client, club
     play(session, 1, [ann, bob, cat, dan], [], rules="u3a", ending=None)
     html = page(member_client, session)
     assert list(cards(html)) == ["Table 1"] and "No hands played yet." in html
+    # Its players, and no figures: nothing was scored yet (not "Ann 0 chips").
+    assert cards(html)["Table 1"] == ["Ann", "Bob", "Cat", "Dan"]
+
+
+def test_a_match_with_nothing_in_it_is_listed_while_played_and_left_out_once_ended(
+    member_client, club
+):
+    """What the user guide says: a match just started is listed ("No hands played yet.",
+    its players, no zeros); one that ended with nothing in it (its table changed before
+    the first hand) is not."""
+    ann, bob, cat, dan, eve = people(club, 5)
+    session = session_on(club, DATE, Session.Status.IN_PLAY, [ann, bob, cat, dan, eve])
+    play(session, 1, [ann, bob, cat, dan], [], rules="u3a", ending="table_changed")
+    play(session, 1, [ann, bob, cat, eve], [], rules="u3a", ending=None)
+    html = page(member_client, session)
+    assert cards(html) == {"Table 1": ["Ann", "Bob", "Cat", "Eve"]}
+    assert "No hands played yet." in html and " 0 chips" not in html
 
 
 # --- the kind: no two headings or landmarks alike, on every variant of the page -----------

@@ -22,6 +22,7 @@ import re
 from fractions import Fraction
 
 import pytest
+import time_machine
 
 from club.models import Member, Session
 from scoring import standings
@@ -241,6 +242,7 @@ def test_a_season_under_one_rule_set_shows_nothing_extra(club, member_client):
     assert "rule sets" not in evening and "Everyone's result" in evening
     member = body(member_client.get(f"/standings/members/{people[0].pk}/?season=2026-01-01"))
     assert "rule sets" not in member and "total <strong>+120 points</strong>" in member
+    assert "rule set" not in body(member_client.get("/"))  # nor the member's home
 
 
 def test_the_split_leaderboard_needs_one_query_more(
@@ -251,7 +253,9 @@ def test_the_split_leaderboard_needs_one_query_more(
     # season picker's span in one statement, and the sessions held under each rule set
     # (only when the season was played under more than one), then the member's last evening
     # and its results for the top of the page, and whether the login coordinates the club.
-    with django_assert_num_queries(9):
+    # Then, for the top of the page, the member's place under the other rule set: its rows
+    # and sessions held (two more, only in a season played under several rule sets).
+    with django_assert_num_queries(11):
         assert member_client.get("/standings/?season=2026-01-01&rules=u3a").status_code == 200
 
 
@@ -281,3 +285,68 @@ def test_the_migration_weighs_placings_per_rule_set(mixed):
     migration.weigh_per_rule_set(apps, None)
     assert sorted(rows.values_list("chair_id", "weight")) == kept
     assert standings.leaderboard(club, SEASON).rows[0].points == Fraction(8)
+
+
+def played_of(page: str) -> dict[str, tuple[int, int]]:
+    """{rule set's name or "": (played, held)} from a member page's "played 2 of 3"."""
+    found = re.findall(
+        r"Season 2026(?:, (\w+) rules)?: played <strong>(\d+) of (\d+)</strong>", page
+    )
+    return {name: (int(played), int(held)) for name, played, held in found}
+
+
+def test_a_members_page_counts_sessions_as_the_standings_do(mixed, member_client):
+    """Every member's "played N of M" under each rule set is the standings' own count: their
+    row's sessions of the sessions held under that rule set (Eve played only under U3A, in a
+    season of three evenings of which two were U3A's)."""
+    club, people, _, _ = mixed
+    boards = {part.rules: part for part in standings.leaderboard(club, SEASON).parts}
+    assert set(boards) == {"fan", "u3a"}
+    compared = 0
+    for rules in boards:
+        board = standings.leaderboard(club, SEASON, rules=rules)
+        name = standings.RuleSetPart(rules).name
+        for row in board.rows:
+            page = body(member_client.get(f"/standings/members/{row.member_id}/?season=2026-01-01"))
+            assert played_of(page)[name] == (row.sessions, board.sessions_held), row.name
+            compared += 1
+    assert compared == 9  # Ann, Bob, Cat under both; Dan under both; Eve under U3A only
+    eve = body(member_client.get(f"/standings/members/{people['Eve'].pk}/?season=2026-01-01"))
+    assert "the sessions counted here are those held under U3A rules" in eve
+
+
+@pytest.fixture
+def after_the_change(mixed):
+    """The season of `mixed` seen on 23 January, with three sessions needed to be ranked."""
+    club = mixed[0]
+    club.min_sessions = 3
+    club.save()
+    with time_machine.travel(datetime.datetime(2026, 1, 23, 10, tzinfo=datetime.UTC), tick=False):
+        yield mixed
+
+
+def test_after_a_rule_set_change_a_member_reads_why_and_both_standings(
+    after_the_change, member_client
+):
+    """Ann's home page and the top of the standings: her place under the club's rule set now
+    (fan), saying that only its sessions count, and her place under U3A too."""
+    home = body(member_client.get("/"))
+    words = " ".join(re.sub(r"<[^>]*>", "", home).split())
+    assert (
+        "This season (2026), Fan rules Not ranked yet: you have played 2 sessions under Fan "
+        "rules, and 3 are needed to be ranked. Total +450 points." in words
+    )
+    assert "each rule set's standings count only the sessions played under it" in words
+    assert (
+        "This season, U3A rules Not ranked: you played 2 sessions under U3A rules, and 3 are "
+        "needed. Total +57 chips." in words
+    )
+    board = body(member_client.get("/standings/"))
+    words = " ".join(re.sub(r"<[^>]*>", "", board).split())
+    assert "These are the Fan standings: they count only the sessions played under Fan rules." in (
+        words
+    )
+    assert "Under U3A rules you are not ranked: 2 sessions played, 3 needed, total +57 chips." in (
+        words
+    )
+    assert 'href="/standings/?rules=u3a&amp;season=2026-01-01"' in board

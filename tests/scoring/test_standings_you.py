@@ -113,7 +113,7 @@ def test_the_compact_board_is_place_name_and_total(client, people):
         "– C −30",
         "– D −30",
     ]
-    assert "Not ranked yet (fewer than 2 sessions):" in page
+    assert "Not ranked yet (under 2 sessions):" in page
     assert len(re.findall(r'<li class="me">', page)) == 1
     mine = re.search(r'<li class="me">(.*?)</li>', page, re.S).group(1)
     assert cells(mine[mine.index("<dl") :]) == (

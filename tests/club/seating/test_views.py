@@ -578,3 +578,35 @@ def test_the_room_sheet_marks_guests(member_client, club, session):
     page = member_client.get(url("seating_print", session)).content.decode()
     assert '<span class="room-name">Visitor</span> <span class="room-mark">(guest)</span>' in page
     assert "<td>Visitor (guest)</td>" in page
+
+
+def test_check_in_says_who_is_here_without_a_seat_with_the_tap_that_seats_them(
+    coordinator_client, club, session
+):
+    """Ticked at the door after the seating was published (during play, too): the row says
+    they have no seat and its one button is the seating's late arrival, which seats them.
+    Before publishing, and once seated, nothing is said."""
+    from games.start import start_play
+
+    late = MemberFactory(club=club, table_name="Larry")
+    check_in = url("check_in", session)
+    tick = reverse("club:set_attendance", args=[session.pk, late.pk])
+    coordinator_client.post(tick, {"present": "1"})
+    assert "No seat yet" not in coordinator_client.get(check_in).content.decode()  # no seating
+
+    coordinator_client.post(tick, {"present": "0"})
+    published(session)
+    start_play(session)
+    row = coordinator_client.post(tick, {"present": "1"}, **HTMX).content.decode()  # at the door
+    words = "No seat yet: the seating was published before Larry came."
+    assert words in row and f'action="{url("seating_late", session)}"' in row
+    assert f'name="member" value="{late.pk}"' in row and "Give Larry a seat" in row
+    page = coordinator_client.get(check_in).content.decode()
+    assert page.count("No seat yet") == 1 and words in page  # only the one without a seat
+
+    form = {"member": late.pk, "answer_at": "late", "back": "check_in"}  # as the row posts it
+    answer = coordinator_client.post(url("seating_late", session), form)
+    assert answer.status_code == 302 and answer["Location"].startswith(check_in)
+    assert Seat.objects.filter(plan__session=session, member=late).exists()
+    page = coordinator_client.get(check_in).content.decode()
+    assert "No seat yet" not in page and "Larry joins table" in page  # said at the door
