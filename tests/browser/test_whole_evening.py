@@ -6,6 +6,10 @@ side, each on its own device logged in as a member seated there: quick-entry win
 hand tapped out in the tile picker, a draw and its goulash hand, a hand undone. A late
 arrival and an early leaver change two tables during play; the coordinator corrects a
 hand, ends the evening and reads the results, and a member finds her place on her phone.
+Mid-evening a stranger starts a second club by the sign-up page on a phone: the club
+served at the root stays there (its tablets record on, its pages answer where they did).
+One table's tablet loses the Wi-Fi and records two hands that wait on it while the evening
+is ended; back online it names both, and they are dropped as the page offers.
 
 axe-core (its default rule set, best practices included) checks every page the evening
 visits and the important htmx answers; all its findings are gathered and must be none.
@@ -29,7 +33,14 @@ from games.models import Match
 from scoring.models import Hand, KongChips
 from scoring.results import ordinal
 from scoring.templatetags.standings_tags import signed
-from tests.browser.helpers import axe_violations, is_focused, log_in, record_quick_win, tab_to
+from tests.browser.helpers import (
+    axe_violations,
+    is_focused,
+    kept_for_a_drop,
+    log_in,
+    record_quick_win,
+    tab_to,
+)
 from tests.factories import CoordinatorFactory, UserFactory
 from tests.faults.server import Gunicorn
 
@@ -65,6 +76,9 @@ TABLE_LOGINS = {1: "ann", 2: "bill", 3: "cath", 4: "dave"}
 PHONE_LOGIN = "edna"
 WALK_IN = "Wendy Walker"
 LATE = ("Larry Late", "Larry")
+# The club a stranger starts mid-evening, and its first coordinator's login.
+SECOND_CLUB = {"name": "Hilltop Tiles", "slug": "hilltop-tiles", "username": "hilda"}
+SECOND_PASSWORD = "tiles-and-tea-2026"
 
 
 class Evening:
@@ -122,15 +136,20 @@ def screenshots(request):
 
 
 @pytest.fixture(params=["live_server", "gunicorn-production"])
-def site(request, transactional_db):
+def site(request, club_evening):
     """The server the hall's devices talk to: Django's live server, and a real gunicorn
     with DEBUG off serving the static files from `collectstatic` through the production
     storage (whitenoise's manifest), as a club's own computer would. Both use the test
-    database; the gunicorn stops before it is emptied."""
+    database; the gunicorn stops before it is emptied. Both let strangers start clubs
+    (CLUB_SIGNUP), as a hosted installation does; the club is made before the server
+    starts (with sign-up on, a site with no club yet lists clubs at its root)."""
     if request.param == "live_server":
+        request.getfixturevalue("settings").CLUB_SIGNUP = True
         yield request.getfixturevalue("live_server").url
         return
-    server = Gunicorn(static_root=request.getfixturevalue("production_static"))
+    server = Gunicorn(
+        static_root=request.getfixturevalue("production_static"), env={"CLUB_SIGNUP": "true"}
+    )
     try:
         server.start()
         server.wait_until_ready()
@@ -334,6 +353,103 @@ def tables_record_side_by_side(evening: Evening, pages: dict[int, object]):
     for number, page in pages.items():
         expect_board(page, in_play(session, number))
     assert [h.number for h in in_play(session, 4).live_hands()] == [1]
+
+
+def a_stranger_starts_a_second_club(evening: Evening, stranger, coordinator, tables, phone):
+    """Mid-evening, someone on the internet starts a club of their own on a phone. The
+    club served at the root stays there (a second club once moved it to /c/<slug>/ and
+    every tablet's page answered 404): the tablets record on at the addresses they opened,
+    and its standings and login page answer where they always did."""
+    session = evening.session
+    stranger.goto(evening.url("/signup/"))
+    expect(stranger.get_by_role("heading", level=1)).to_have_text("Start your club")
+    stranger.get_by_label("The club's name").fill(SECOND_CLUB["name"])
+    stranger.get_by_label("The club's address").fill(SECOND_CLUB["slug"])
+    stranger.get_by_label("Hong Kong Old Style faan").check()
+    stranger.get_by_label("Your login name").fill(SECOND_CLUB["username"])
+    stranger.get_by_label("Your password", exact=True).fill(SECOND_PASSWORD)
+    stranger.get_by_label("Your password again").fill(SECOND_PASSWORD)
+    evening.look(stranger, "second-club-sign-up")
+    stranger.get_by_role("button", name="Start the club").click()
+    expect(stranger).to_have_url(evening.url(f"/c/{SECOND_CLUB['slug']}/"))
+    expect(stranger.get_by_text(f"{SECOND_CLUB['name']} is started at")).to_be_visible()
+    evening.look(stranger, "second-club-started")
+    assert Club.objects.count() == 2
+
+    # Table 1's tablet, left open, records its next hand at the address it opened.
+    names = chair_names(in_play(session, 1))
+    hand = in_play(session, 1).replay()[-1].hand
+    record_quick_win(tables[1], hand, names[3], "Self-drawn from the wall", 8)
+    # Every table's page still answers at its root address and shows its board.
+    for number, page in tables.items():
+        address = evening.url(f"/play/{session.pk}/tables/{number}/")
+        page.goto(address)
+        expect(page).to_have_url(address)
+        expect(page.get_by_role("heading", level=1)).to_contain_text(f"Table {number}")
+        expect_board(page, in_play(session, number))
+    evening.look(tables[1], "table-1-after-second-club")
+    # The club's standings (the coordinator's tablet) and login page (a member's phone,
+    # not logged in yet) answer at the root as before.
+    coordinator.goto(evening.url("/standings/"))
+    expect(coordinator).to_have_url(evening.url("/standings/"))
+    expect(coordinator.get_by_role("heading", level=1)).to_contain_text("Season standings")
+    expect(coordinator.locator("body")).to_contain_text("Riverside Mahjong")
+    phone.goto(evening.url("/accounts/login/"))
+    expect(phone).to_have_url(evening.url("/accounts/login/"))
+    expect(phone.get_by_label("Username")).to_be_visible()
+    evening.look(phone, "login-after-second-club")
+
+
+def hands_recorded_at(session, number: int) -> int:
+    """Every hand the server holds for table `number` tonight, undone ones too."""
+    return Hand.objects.filter(match__session=session, match__table_number=number).count()
+
+
+def a_tablet_records_two_hands_offline(evening: Evening, page) -> int:
+    """Table 2's tablet loses the Wi-Fi: two wins wait on it (its outbox) while its board
+    moves on. Returns the first waiting hand's number."""
+    match = in_play(evening.session, 2)
+    names = chair_names(match)
+    hand = match.replay()[-1].hand
+    saved = hands_recorded_at(evening.session, 2)
+    kept_for_a_drop(page)  # opened with the connection: its page is kept on the device
+    page.context.set_offline(True)
+    form = page.locator("#win-form")
+    for number, winner, total in ((hand, names[0], 10), (hand + 1, names[3], 12)):
+        expect(form.locator(".form-heading")).to_have_text(f"Record hand {number}")
+        form.get_by_role("group", name="Who won?").get_by_label(winner, exact=False).check()
+        form.get_by_label("Self-drawn from the wall").check()
+        form.get_by_label("Total the table agreed (points)").fill(str(total))
+        form.get_by_role("button", name=f"Save hand {number}").click()
+    expect(page.locator(".board-hand")).to_have_text(f"Hand {hand + 2}")
+    evening.look(page, "table-2-offline-two-waiting")
+    assert hands_recorded_at(evening.session, 2) == saved  # nothing sent
+    return hand
+
+
+def the_offline_tablet_finds_the_evening_ended(evening: Evening, page, hand: int):
+    """Back online after the evening was ended: both waiting hands are named, and dropped
+    as the page offers; then it says plainly that no more hands can be recorded."""
+    saved = hands_recorded_at(evening.session, 2)
+    page.context.set_offline(False)
+    panel = page.locator("#outbox-stopped")
+    expect(panel.locator("h2")).to_have_text(
+        re.compile(
+            rf"^The coordinator ended the evening at \d\d:\d\d before hands {hand} and "
+            rf"{hand + 1} could be sent\.$"
+        )
+    )
+    expect(panel).to_contain_text("no more hands can be recorded here")
+    evening.look(page, "table-2-back-evening-ended")
+    panel.get_by_role("button", name=f"Drop hand {hand} (it will be lost)").click()
+    expect(panel.locator("h2")).to_contain_text(f"before hand {hand} could be sent.")
+    panel.get_by_role("button", name=f"Drop hand {hand} (it will be lost)").click()
+    expect(panel).to_be_hidden()
+    expect(page.locator(".waiting-list")).to_have_count(0)
+    expect(page.locator(".evening-over")).to_contain_text("no more hands can be recorded")
+    evening.look(page, "table-2-hands-dropped")
+    # Dropped: the server never had them, so the evening's results stand as shown.
+    assert hands_recorded_at(evening.session, 2) == saved
 
 
 def a_late_arrival_and_an_early_leaver(evening: Evening, coordinator, pages):
@@ -543,11 +659,15 @@ def test_a_whole_club_evening(site, new_context, club_evening, screenshots):
             new_context(viewport=TABLE_TABLET).new_page(), evening.base, username
         )
     tables_record_side_by_side(evening, tables)
+    stranger = new_context(viewport=PHONE, has_touch=True).new_page()
+    phone = new_context(viewport=PHONE).new_page()
+    a_stranger_starts_a_second_club(evening, stranger, coordinator, tables, phone)
     a_late_arrival_and_an_early_leaver(evening, coordinator, tables)
     coordinator_corrects_a_hand(evening, coordinator, tables[3])
+    waiting = a_tablet_records_two_hands_offline(evening, tables[2])
     coordinator_ends_the_evening(evening, coordinator)
+    the_offline_tablet_finds_the_evening_ended(evening, tables[2], waiting)
 
-    phone = new_context(viewport=PHONE).new_page()
     member_finds_her_place_on_a_phone(evening, phone)
     coordinator_changes_the_rule_set(evening, coordinator)
 
