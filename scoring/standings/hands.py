@@ -54,9 +54,13 @@ def club_hands(club: Club):
     )
 
 
-def member_special_hands(member: Member, club: Club) -> list[Hand]:
-    """The member's limit hands, latest first."""
-    return list(limit_hands(club, member).order_by("-match__session__date", "-number"))
+def member_special_hands(member: Member, club: Club, season: Season) -> list[Hand]:
+    """The member's limit hands of the season, latest first."""
+    return list(
+        limit_hands(club, member)
+        .filter(match__session__date__gte=season.start, match__session__date__lt=season.end)
+        .order_by("-match__session__date", "-number")
+    )
 
 
 def chair_names(club: Club, season: Season) -> dict[int, list[str]]:

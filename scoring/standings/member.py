@@ -70,10 +70,16 @@ def member_season(member: Member, club: Club, season: Season) -> list[MemberPart
     ]
 
 
-def played_with_most(member: Member, limit: int = 5):
-    """Who sat at the member's tables on the most evenings."""
+def played_with_most(member: Member, season: Season, limit: int = 5):
+    """Who sat at the member's tables on the most evenings of the season: their matches
+    found from their own results of the season (as `member_sessions`), not from every
+    chair they ever sat in."""
     return (
-        Chair.objects.filter(match__chairs__member=member)
+        Chair.objects.filter(
+            match_id__in=MatchResult.objects.filter(
+                member=member, session__date__gte=season.start, session__date__lt=season.end
+            ).values("match_id")
+        )
         .exclude(member=member)
         .values("member_id", "member__table_name")
         .annotate(evenings=Count("match__session", distinct=True))

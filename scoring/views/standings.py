@@ -380,9 +380,9 @@ def member_page(request, club, pk):
         else bar_chart(
             [], f"{member.table_name}'s result each session of the {season.label} season"
         ),
-        "companions": standings.played_with_most(member),
+        "companions": standings.played_with_most(member, season),
         "recent": standings.recent_hands(member),
-        "special": standings.member_special_hands(member, club),
+        "special": standings.member_special_hands(member, club, season),
     }
     return render(request, "scoring/member.html", context)
 
