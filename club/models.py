@@ -277,6 +277,11 @@ class Club(models.Model):
             return self.starting_tally
         return type(self).rule_set_starting_tally(self.rule_set)
 
+    def season_of(self, date: datetime.date) -> tuple[datetime.date, datetime.date]:
+        """The season `date` falls in: its first day and the next season's first day."""
+        start = self.season_start_for(date)
+        return start, self.season_start_for(start + datetime.timedelta(days=366))
+
     def season_start_for(self, date: datetime.date) -> datetime.date:
         """The first day of the season that `date` falls in.
 
