@@ -61,7 +61,6 @@ NOT_YET_FLAT = {
     "club:member_list": "each listed member's sessions attended, ever",
     "scoring:member": "the season's results, recent hands and limit hands found among all "
     "the member's results (who they played with most is the season's now)",
-    "scoring:records": "every limit hand of every season, listed on one page",
 }
 
 

@@ -390,9 +390,15 @@ def member_page(request, club, pk):
 @require_safe
 @standings_visible
 def records(request, club):
-    return render(
-        request, "scoring/records.html", {"club": club, "records": standings.records(club)}
-    )
+    season, season_problem = _season(request, club)
+    context = {
+        "club": club,
+        "season": season,
+        "season_problem": season_problem,
+        "seasons": standings.seasons(club, timezone.localdate()),
+        "records": standings.records(club, season),
+    }
+    return render(request, "scoring/records.html", context)
 
 
 @require_safe

@@ -234,8 +234,8 @@ def test_the_table_of_five_counts_who_sat_out(season):
 
 
 def test_records_streaks_and_highest_hands(season):
-    club, m, _ = season
-    rec = standings.records(club)
+    club, m, (s1, _, _) = season
+    rec = standings.records(club, standings.Season.containing(club, s1.date))
     # Each player's best hand of a table: A's 20 stays behind A's 100 of the same match.
     best = {
         rules: [(r.best_total, r.member.table_name) for r in rows]
@@ -252,9 +252,12 @@ def test_records_streaks_and_highest_hands(season):
 def test_limit_hands_follow_each_matchs_own_limit(season):
     club, m, (s1, _, _) = season
     play(s1, 3, [m["F"], m["G"], m["H"], m["E"]], [win(2, 2000, [-2000, -2000, 6000, -2000])])
-    rec = standings.records(club)
-    assert [(h["total"], h["winner_name"]) for h in rec.limit_hands] == [(2000, "H")]
     this = standings.Season.containing(club, s1.date)
+    rec = standings.records(club, this)
+    assert [(h["total"], h["winner_name"]) for h in rec.limit_hands] == [(2000, "H")]
+    # The records page lists one season's limit hands: the next season has none of them.
+    later = standings.Season.containing(club, this.end)
+    assert standings.records(club, later).limit_hands == []
     assert [h.total for h in standings.member_special_hands(m["H"], club, this)] == [2000]
     assert standings.member_special_hands(m["F"], club, this) == []
     # The member's page shows the season's: the next season has none of them.
