@@ -36,12 +36,15 @@ def member_list(request):
     page = Paginator(club.members.search(q, show), MEMBERS_PER_PAGE).get_page(
         request.GET.get("page")
     )
+    members = list(page.object_list)
+    # Sessions counted this season: a count over a member's whole history grows with it.
+    Member.objects.count_sessions_attended(members, *club.season_of(timezone.localdate()))
     others = urlencode({"q": q, "show": show})
     context = {
         "search": search,
         "q": q,
         "show": show,
-        "members": page.object_list,
+        "members": members,
         "page": page,
         "others": others,
     }

@@ -548,16 +548,19 @@ def test_a_long_list_is_paged_with_and_without_javascript(coordinator_client, cl
     assert 'hx-push-url="true"' in body and f"Person {MEMBERS_PER_PAGE + 4:03}" in body
 
 
-def test_member_details_count_this_seasons_sessions_and_the_last_of_any(
+def test_sessions_attended_are_this_seasons_and_the_last_any_seasons(
     coordinator_client, club, margaret
 ):
-    """A member's details count this season's sessions only (a count over a member's whole
+    """The members list and a member's details count this season's sessions only (a count over a member's whole
     history grows with it, tests/test_flat_with_history.py); the last session attended is
     found in any season."""
     today = timezone.localdate()
     start, _ = club.season_of(today)
     for date in (start, start - datetime.timedelta(days=7), start - datetime.timedelta(days=400)):
         AttendanceFactory(member=margaret, session=SessionFactory(club=club, date=date))
+    listed = coordinator_client.get(reverse("club:member_list"))
+    assert listed.context["members"][0].sessions_attended == 1
+    assert "Sessions this season" in listed.content.decode()
     detail = coordinator_client.get(reverse("club:member_detail", args=[margaret.pk]))
     assert detail.context["sessions_attended"] == 1
     assert detail.context["last_attended"].date == start
