@@ -278,6 +278,11 @@ class Club(models.Model):
             return self.starting_tally
         return type(self).rule_set_starting_tally(self.rule_set)
 
+    def season_of(self, date: datetime.date) -> tuple[datetime.date, datetime.date]:
+        """The season `date` falls in: its first day and the next season's first day."""
+        start = self.season_start_for(date)
+        return start, self.season_start_for(start + datetime.timedelta(days=366))
+
     def season_start_for(self, date: datetime.date) -> datetime.date:
         """The first day of the season that `date` falls in.
 
@@ -327,8 +332,7 @@ class MemberQuerySet(models.QuerySet):
 
     def search(self, q: str = "", show: str = SHOW_ACTIVE) -> "MemberQuerySet":
         """Members matching every word of `q` (in the name, name at the table, email or
-        phone), filtered by status, with `sessions_attended` counted for the list, A to Z by
-        full name."""
+        phone), filtered by status, A to Z by full name."""
         members = self
         if show == self.SHOW_ACTIVE:
             members = members.filter(is_active=True, is_guest=False)
@@ -343,20 +347,27 @@ class MemberQuerySet(models.QuerySet):
                 | Q(email__icontains=word)
                 | Q(phone__icontains=word)
             )
-        # Counted per listed member (a subquery): the list is paged, and only its page's
-        # members' attendances are read.
-        attended = (
-            Attendance.objects.filter(member=models.OuterRef("pk"))
+        return members.select_related("user").order_by(Lower("name"), "pk")
+
+    @staticmethod
+    def count_sessions_attended(members, start, end) -> None:
+        """Sets `sessions_attended` on each of `members` (a page of a list): the sessions
+        from `start` to before `end` they attended, in one query from those sessions'
+        attendances, so a member of twenty years costs what a new one does."""
+        counts = dict(
+            Attendance.objects.filter(
+                member__in=[m.pk for m in members],
+                session__in=Session.objects.filter(
+                    club__in={m.club_id for m in members}, date__gte=start, date__lt=end
+                ),
+            )
             .order_by()
             .values("member")
             .annotate(n=models.Count("pk"))
-            .values("n")
+            .values_list("member", "n")
         )
-        return (
-            members.select_related("user")
-            .annotate(sessions_attended=Coalesce(models.Subquery(attended), 0))
-            .order_by(Lower("name"), "pk")
-        )
+        for member in members:
+            member.sessions_attended = counts.get(member.pk, 0)
 
     def for_login(self, user) -> "Member | None":
         """The member a login is, in the club in scope (None for a login that is not one of

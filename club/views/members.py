@@ -9,12 +9,13 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from club import accounts
 from club import member_import as importing
 from club.forms import KeepApartForm, MemberForm, MemberSearchForm
-from club.models import Member
+from club.models import Member, Session
 from club.refusals import Refused, show_refusal
 from club.roles import coordinator_required
 
@@ -35,12 +36,15 @@ def member_list(request):
     page = Paginator(club.members.search(q, show), MEMBERS_PER_PAGE).get_page(
         request.GET.get("page")
     )
+    members = list(page.object_list)
+    # Sessions counted this season: a count over a member's whole history grows with it.
+    Member.objects.count_sessions_attended(members, *club.season_of(timezone.localdate()))
     others = urlencode({"q": q, "show": show})
     context = {
         "search": search,
         "q": q,
         "show": show,
-        "members": page.object_list,
+        "members": members,
         "page": page,
         "others": others,
     }
@@ -136,12 +140,15 @@ def member_edit(request, pk):
 
 
 def _detail_context(member: Member, keep_apart_form: KeepApartForm | None = None) -> dict:
-    attended = member.attendances.select_related("session").order_by("-session__date")
+    # This season's count, and the last session found backwards by date from the club's
+    # sessions: neither reads the member's whole history.
+    start, end = member.club.season_of(timezone.localdate())
+    sessions = Session.objects.filter(club=member.club_id, attendances__member=member)
     return {
         "member": member,
         "has_played": member.has_played,
-        "sessions_attended": attended.count(),
-        "last_attended": attended.first(),
+        "sessions_attended": sessions.filter(date__gte=start, date__lt=end).count(),
+        "last_attended": sessions.order_by("-date").first(),
         "kept_apart": member.keep_aparts(),
         "keep_apart_form": keep_apart_form or KeepApartForm(member=member),
     }

@@ -13,7 +13,7 @@ from club.models import (
 )
 from games.models import Chair
 from scoring.models import Hand
-from scoring.standings.seasons import Season
+from scoring.standings.seasons import Season, season_results
 
 
 def winner_name():
@@ -54,9 +54,15 @@ def club_hands(club: Club):
     )
 
 
-def member_special_hands(member: Member, club: Club) -> list[Hand]:
-    """The member's limit hands, latest first."""
-    return list(limit_hands(club, member).order_by("-match__session__date", "-number"))
+def member_special_hands(member: Member, club: Club, season: Season) -> list[Hand]:
+    """The member's limit hands of the season, latest first: among the hands of their
+    matches of the season only (`season_results`), not all the club's limit hands."""
+    matches = season_results(member, season).filter(limit_hands__gt=0)
+    return list(
+        limit_hands(club, member)
+        .filter(match_id__in=matches.values("match_id"))
+        .order_by("-match__session__date", "-number")
+    )
 
 
 def chair_names(club: Club, season: Season) -> dict[int, list[str]]:

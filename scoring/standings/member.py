@@ -18,16 +18,14 @@ from scoring.models import Hand
 from scoring.results import MatchResult
 from scoring.standings.hands import winner_name
 from scoring.standings.rule_sets import RuleSetPart, UnderOneRuleSet, rule_set_order
-from scoring.standings.seasons import Season, held_per_rule_set
+from scoring.standings.seasons import Season, held_per_rule_set, season_results
 
 
 def member_sessions(member: Member, season: Season):
     """The member's result per session and rule set of the season, oldest first (one
     query): an evening whose tables played under two rule sets has a row for each."""
     return (
-        MatchResult.objects.filter(
-            member=member, session__date__gte=season.start, session__date__lt=season.end
-        )
+        season_results(member, season)
         .values("session_id", "session__date", "rules")
         .annotate(
             result=Sum("result"),
@@ -73,10 +71,12 @@ def member_season(member: Member, club: Club, season: Season) -> list[MemberPart
     ]
 
 
-def played_with_most(member: Member, limit: int = 5):
-    """Who sat at the member's tables on the most evenings."""
+def played_with_most(member: Member, season: Season, limit: int = 5):
+    """Who sat at the member's tables on the most evenings of the season: their matches
+    found from their own results of the season (as `member_sessions`), not from every
+    chair they ever sat in."""
     return (
-        Chair.objects.filter(match__chairs__member=member)
+        Chair.objects.filter(match_id__in=season_results(member, season).values("match_id"))
         .exclude(member=member)
         .values("member_id", "member__table_name")
         .annotate(evenings=Count("match__session", distinct=True))

@@ -66,6 +66,15 @@ def results_in_season(club: Club, season: Season):
     return MatchResult.objects.filter(club=club, session__in=season.sessions(club).values("pk"))
 
 
+def season_results(member, season: Season):
+    """The member's results of the season: the season's sessions (the club's date index),
+    each looked up in the member's results by the (member, session) index; filtered by
+    the sessions' date instead, PostgreSQL read all the member's results of every year."""
+    return MatchResult.objects.filter(
+        member=member, session_id__in=season.sessions(member.club_id).values("pk")
+    )
+
+
 def span_of_sessions(club, season: Season) -> dict:
     """Annotations: the club's first and last session dates and the sessions played in
     `season` (`first_date`, `last_date`, `held`), as subqueries, so a page reads them in

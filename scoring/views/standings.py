@@ -380,9 +380,9 @@ def member_page(request, club, pk):
         else bar_chart(
             [], f"{member.table_name}'s result each session of the {season.label} season"
         ),
-        "companions": standings.played_with_most(member),
+        "companions": standings.played_with_most(member, season),
         "recent": standings.recent_hands(member),
-        "special": standings.member_special_hands(member, club),
+        "special": standings.member_special_hands(member, club, season),
     }
     return render(request, "scoring/member.html", context)
 
@@ -390,9 +390,15 @@ def member_page(request, club, pk):
 @require_safe
 @standings_visible
 def records(request, club):
-    return render(
-        request, "scoring/records.html", {"club": club, "records": standings.records(club)}
-    )
+    season, season_problem = _season(request, club)
+    context = {
+        "club": club,
+        "season": season,
+        "season_problem": season_problem,
+        "seasons": standings.seasons(club, timezone.localdate()),
+        "records": standings.records(club, season),
+    }
+    return render(request, "scoring/records.html", context)
 
 
 @require_safe

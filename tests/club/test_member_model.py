@@ -1,6 +1,8 @@
 """Member behaviour on the model and its QuerySet: retiring with the login, deleting only
 those who never played, never-seat-together pairs, search and free table names."""
 
+import datetime
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest
@@ -13,6 +15,7 @@ from tests.factories import (
     ClubFactory,
     KeepApartFactory,
     MemberFactory,
+    SessionFactory,
     UserFactory,
 )
 
@@ -92,9 +95,19 @@ def test_remove_keep_apart_returns_the_other_member(club):
 def test_search_matches_every_word_and_counts_sessions(club):
     margaret = MemberFactory(club=club, name="Margaret Thornton", table_name="Margaret")
     MemberFactory(club=club, name="Margaret Oakes", table_name="Maggie", is_active=False)
-    AttendanceFactory(member=margaret)
+    AttendanceFactory(
+        member=margaret, session=SessionFactory(club=club, date=datetime.date(2026, 3, 5))
+    )
     found = list(club.members.search("marg thorn"))
-    assert found == [margaret] and found[0].sessions_attended == 1
+    assert found == [margaret]
+    Member.objects.count_sessions_attended(
+        found, datetime.date(2026, 1, 1), datetime.date(2027, 1, 1)
+    )
+    assert found[0].sessions_attended == 1
+    Member.objects.count_sessions_attended(
+        found, datetime.date(2027, 1, 1), datetime.date(2028, 1, 1)
+    )
+    assert found[0].sessions_attended == 0
     assert {m.table_name for m in club.members.search("margaret", "all")} == {
         "Margaret",
         "Maggie",

@@ -1,18 +1,21 @@
 """Members: coordinators find, add, edit, retire and (only if they never played) delete
 members, give them logins, and keep pairs apart. Members see none of it."""
 
+import datetime
 import re
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.urls import reverse
+from django.utils import timezone
 
-from club.models import KeepApart, Member
+from club.models import Attendance, KeepApart, Member
 from tests.factories import (
     AttendanceFactory,
     KeepApartFactory,
     MemberFactory,
+    SessionFactory,
     UserFactory,
 )
 
@@ -543,3 +546,26 @@ def test_a_long_list_is_paged_with_and_without_javascript(coordinator_client, cl
     body = swapped.content.decode()
     assert "<h1>" not in body and 'id="member-results"' in body
     assert 'hx-push-url="true"' in body and f"Person {MEMBERS_PER_PAGE + 4:03}" in body
+
+
+def test_sessions_attended_are_this_seasons_and_the_last_any_seasons(
+    coordinator_client, club, margaret
+):
+    """The members list and a member's details count this season's sessions only (a count over a member's whole
+    history grows with it, tests/test_flat_with_history.py); the last session attended is
+    found in any season."""
+    today = timezone.localdate()
+    start, _ = club.season_of(today)
+    for date in (start, start - datetime.timedelta(days=7), start - datetime.timedelta(days=400)):
+        AttendanceFactory(member=margaret, session=SessionFactory(club=club, date=date))
+    listed = coordinator_client.get(reverse("club:member_list"))
+    assert listed.context["members"][0].sessions_attended == 1
+    assert "Sessions this season" in listed.content.decode()
+    detail = coordinator_client.get(reverse("club:member_detail", args=[margaret.pk]))
+    assert detail.context["sessions_attended"] == 1
+    assert detail.context["last_attended"].date == start
+    assert "Sessions attended this season" in detail.content.decode()
+    Attendance.objects.filter(session__date=start).delete()
+    detail = coordinator_client.get(reverse("club:member_detail", args=[margaret.pk]))
+    assert detail.context["sessions_attended"] == 0
+    assert detail.context["last_attended"].date == start - datetime.timedelta(days=7)

@@ -271,13 +271,15 @@ def shown() -> dict:
                 client, f"/standings/evening/{session.pk}/results.csv?rules={part.rules}"
             )[1:]
         ]
-    records = standings.records(club)
+        # The records page lists the limit hands of one season: each evening's season.
+        season = standings.Season.containing(club, session.date)
+        figures[season.key, "limit hands"] = standings.records(club, season).limit_hands
+    records = standings.records(club, standings.Season.containing(club, session.date))
     figures["records"] = (
         {
             rules: [(r.best_total, r.member.table_name, r.session.date) for r in rows]
             for rules, rows in records.highest.items()
         },
-        records.limit_hands,
         [(r.member.table_name, r.longest_streak, r.session.date) for r in records.streaks],
     )
     return figures

@@ -234,8 +234,8 @@ def test_the_table_of_five_counts_who_sat_out(season):
 
 
 def test_records_streaks_and_highest_hands(season):
-    club, m, _ = season
-    rec = standings.records(club)
+    club, m, (s1, _, _) = season
+    rec = standings.records(club, standings.Season.containing(club, s1.date))
     # Each player's best hand of a table: A's 20 stays behind A's 100 of the same match.
     best = {
         rules: [(r.best_total, r.member.table_name) for r in rows]
@@ -252,10 +252,19 @@ def test_records_streaks_and_highest_hands(season):
 def test_limit_hands_follow_each_matchs_own_limit(season):
     club, m, (s1, _, _) = season
     play(s1, 3, [m["F"], m["G"], m["H"], m["E"]], [win(2, 2000, [-2000, -2000, 6000, -2000])])
-    rec = standings.records(club)
+    this = standings.Season.containing(club, s1.date)
+    rec = standings.records(club, this)
     assert [(h["total"], h["winner_name"]) for h in rec.limit_hands] == [(2000, "H")]
-    assert [h.total for h in standings.member_special_hands(m["H"], club)] == [2000]
-    assert standings.member_special_hands(m["F"], club) == []
+    # The records page lists one season's limit hands: the next season has none of them.
+    later = standings.Season.containing(club, this.end)
+    assert standings.records(club, later).limit_hands == []
+    assert [h.total for h in standings.member_special_hands(m["H"], club, this)] == [2000]
+    assert standings.member_special_hands(m["F"], club, this) == []
+    # The member's page shows the season's: the next season has none of them.
+    assert (
+        standings.member_special_hands(m["H"], club, standings.Season.containing(club, this.end))
+        == []
+    )
 
 
 def test_rebuilding_gives_the_rows_the_recording_kept(season):
@@ -285,9 +294,12 @@ def test_member_page_figures(season):
         (r["session__date"].day, r["result"]) for r in standings.member_sessions(m["A"], s)
     ] == [(8, 300), (15, 30), (22, 5)]
     companions = {
-        c["member__table_name"]: c["evenings"] for c in standings.played_with_most(m["A"])
+        c["member__table_name"]: c["evenings"] for c in standings.played_with_most(m["A"], s)
     }
     assert companions == {"B": 3, "C": 3, "D": 3, "E": 1, "H": 1}
+    # Bounded by the season: the season before had none of these evenings.
+    before = standings.Season.containing(club, s.start - datetime.timedelta(days=1))
+    assert list(standings.played_with_most(m["A"], before)) == []
     recent = standings.recent_hands(m["A"], limit=3)
     assert [(h.number, h.my_payment) for h in recent] == [(2, 18), (1, -5), (1, -8)]
 

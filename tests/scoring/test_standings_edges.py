@@ -254,7 +254,7 @@ def test_records_list_ties_in_the_same_order_after_a_rebuild(u3a):
         record_win(match, 2, Win(1, "wall", None, 10))
 
     def shown():
-        rec = standings.records(u3a)
+        rec = standings.records(u3a, standings.Season.containing(u3a, session.date))
         return (
             [(r.member.table_name, r.best_total) for r in rec.highest["u3a"]],
             [(r.member.table_name, r.longest_streak) for r in rec.streaks],

@@ -362,3 +362,18 @@ def test_the_standings_link_every_member_to_their_page_under_any_prefix(member_c
     finally:
         set_script_prefix("/")
     assert re.search(rf'href="/club/standings/members/{people[0].pk}/\?season=[\d-]+"', page)
+
+
+def test_records_list_the_limit_hands_of_the_season_picked(member_client, club):
+    """The records page lists one season's limit hands (every season's grew with the club's
+    years, tests/test_flat_with_history.py), with the season picker; the highest hands
+    stay the club's all-time ones."""
+    people = [MemberFactory(club=club) for _ in range(4)]
+    session = session_on(club, datetime.date(2025, 3, 6), members=people)
+    play(session, 1, people, [win(2, 2000, [-2000, -2000, 6000, -2000])])
+    earlier = member_client.get("/standings/records/?season=2025-01-01").content.decode()
+    assert "Limit hands in the 2025 season" in earlier
+    assert "1 limit hand in the 2025 season" in earlier
+    later = member_client.get("/standings/records/?season=2026-01-01").content.decode()
+    assert "No one scored a limit hand in the 2026 season." in later
+    assert 'value="2025-01-01"' in later and "2000" in later  # the highest hand, all time
