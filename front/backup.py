@@ -313,7 +313,7 @@ def read_json(text: str | bytes) -> dict:
     try:
         backup = _loads(text)
     except _TooDeep as error:
-        raise BackupRefused(f"This file is not a club backup: {error}.") from None
+        raise BackupRefused(str(error)) from None
     except ValueError as error:
         raise BackupRefused(f"This file is not a club backup: it is not JSON ({error}).") from None
     return backup
@@ -335,8 +335,17 @@ def _depth(value) -> int:
     return deepest
 
 
-class _TooDeep(ValueError):
-    pass
+class _TooDeep(BackupRefused, ValueError):
+    """JSON nested deeper than any backup is: a refusal (its str() the sentence), and a
+    ValueError as the parser's other refusals are, for the readers that try a line."""
+
+    reason = (
+        f"it nests lists and objects more than {MAX_DEPTH} deep, and no backup nests them "
+        "beyond a few"
+    )
+
+    def __init__(self):
+        super().__init__(f"This file is not a club backup: {self.reason}.")
 
 
 def _loads(text: str | bytes):
@@ -351,10 +360,7 @@ def _loads(text: str | bytes):
     else:
         deepest = _depth(value)
     if deepest > MAX_DEPTH:
-        raise _TooDeep(
-            f"it nests lists and objects more than {MAX_DEPTH} deep, and no backup nests "
-            "them beyond a few"
-        )
+        raise _TooDeep()
     return value
 
 
@@ -424,7 +430,7 @@ def backup_rows(file) -> Iterator[tuple[int, object]]:
         try:
             whole = _loads(text)
         except _TooDeep as error:
-            raise _refusal(f"This file is not a club backup: {error}.") from None
+            raise _refusal(str(error)) from None
         except ValueError as error:
             raise _refusal(f"This file is not a club backup: it is not JSON ({error}).") from None
         _check_head(whole)
@@ -461,7 +467,9 @@ def backup_rows(file) -> Iterator[tuple[int, object]]:
                     "short (copied only in part?)."
                 ) from None
             if isinstance(error, _TooDeep):
-                raise _refusal(f"Line {number} of this backup is not a row: {error}.") from None
+                raise _refusal(
+                    f"Line {number} of this backup is not a row: {error.reason}."
+                ) from None
             raise _refusal(f"Line {number} of this backup is not a row of JSON.") from None
         rows += 1
         yield number, row
