@@ -48,6 +48,18 @@ def refuses_writes(error: BaseException | None) -> bool:
     return str(error).startswith(SQLITE_REFUSALS)
 
 
+def refused_write_behind(error: BaseException | None) -> BaseException | None:
+    """The refused write `error` is, or was raised from or while handling: Django answers a
+    session save the database refused with SessionInterrupted (a 400), raised over it."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if refuses_writes(error):
+            return error
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return None
+
+
 def sqlite_files_writable(name) -> bool:
     """Whether this process may write the SQLite database `name` and its WAL files (one
     access() call each: cheap). A file that is not there yet is SQLite's to make."""

@@ -144,6 +144,11 @@ def _calls(world) -> dict:
         "ended_with_its_evening": (a.session.pk, 1, [a.table_key.pk]),
         "for_tables": (a.session, [1]),
         "held_by_device": ([a.room_key.pk],),
+        "count_sessions_attended": (
+            [a.seated],
+            datetime.date(2026, 1, 1),
+            datetime.date(2027, 1, 1),
+        ),
     }
 
 

@@ -208,3 +208,38 @@ def test_a_write_refused_by_a_read_only_database_is_taken_on_the_next_try(coordi
         response = coordinator_client.post(walk_in, {"name": "Pat Visitor"})
     assert response.status_code in (200, 302)
     assert Member.objects.filter(name="Pat Visitor").count() == 1
+
+
+def test_a_session_the_full_disk_would_not_save_gets_the_nothing_can_be_saved_page(db):
+    """Django answers a session save the database refused with SessionInterrupted, a 400
+    ("the session was deleted..."): the 400 handler finds the refusal under it and gives the
+    read-only 503, as any other refused write gets (seen on a login during a full disk)."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.exceptions import SessionInterrupted
+    from django.contrib.sessions.middleware import SessionMiddleware
+    from django.contrib.sessions.models import Session
+    from django.http import HttpResponse
+
+    from club.views.accounts import bad_request
+
+    stored = SessionStore()
+    stored["seen"] = 1
+    stored.save()
+
+    def view(request):
+        request.session["seen"] = 2  # modified: the middleware saves it
+        return HttpResponse("ok")
+
+    request = RequestFactory().get("/")
+    request.COOKIES["sessionid"] = stored.session_key
+    full = OperationalError("database or disk is full")
+    with (
+        mock.patch.object(Session, "save", side_effect=full),
+        pytest.raises(SessionInterrupted) as raised,
+    ):
+        SessionMiddleware(view)(request)
+    response = bad_request(request, raised.value)
+    assert response.status_code == 503
+    assert response["Club-Database"] == "read-only"
+    # A session interrupted for its own reason (a logout elsewhere) is still the 400.
+    assert bad_request(request, SessionInterrupted("gone")).status_code == 400

@@ -16,8 +16,10 @@ from django.views.decorators.http import require_POST
 from club import accounts, login_throttle
 from club.login_names import LoginForm
 from club.models import Member
+from club.read_only import refused_write_behind
 from club.refusals import Refused, show_refusal
 from club.roles import coordinator_required
+from club.unavailable import unreachable_answer
 
 
 class LoginView(auth_views.LoginView):
@@ -132,6 +134,10 @@ def csrf_failure(request, reason=""):
 def bad_request(request, exception=None):
     """The 400 handler: Django's bare "Bad Request (400)" in the site's look and plain words,
     saying so when the post was simply too large (too many bytes, fields or files). Rendered
-    without the request's context, as the 500 page is: it needs no database."""
+    without the request's context, as the 500 page is: it needs no database. A session
+    that could not be saved because the database refused the write is that refusal's 503."""
+    refused = refused_write_behind(exception)
+    if refused is not None:
+        return unreachable_answer(request, refused)
     too_big = isinstance(exception, RequestDataTooBig | TooManyFieldsSent | TooManyFilesSent)
     return HttpResponseBadRequest(loader.get_template("400.html").render({"too_big": too_big}))
