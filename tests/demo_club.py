@@ -12,13 +12,15 @@ are written back by natural key, as a `transactional_db` test's flush recreates 
 new ids.
 """
 
+import datetime
 import io
 from dataclasses import dataclass, field
 
 from django.apps import apps
 from django.core.management import call_command
 from django.core.management.color import no_style
-from django.db import DEFAULT_DB_ALIAS, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, models, transaction
+from django.utils import timezone
 
 from club.models import Club
 from front.demo import COORDINATOR_LOGIN, MEMBER_LOGIN  # noqa: F401  (the tests' one import)
@@ -48,6 +50,9 @@ class DemoDump:
     output: str
     rows: dict = field(default_factory=dict)
     referred: dict = field(default_factory=dict)
+    # The demo is dated from the day it was loaded ("tonight" is that day): written back on
+    # a later day (a run that goes on past midnight), every date moves on with it.
+    loaded_on: datetime.date = field(default_factory=timezone.localdate)
 
     def _ids_now(self) -> dict:
         """For each referred-to table, {id at the load: id now}."""
@@ -67,11 +72,21 @@ class DemoDump:
             if f.is_relation and f.related_model in ids
         ]
         rows = self.rows[model]
-        if not remap:
+        if remap:
+            rows = [
+                {**row, **{n: m.get(row[n]) for n, m in remap if row[n] is not None}}
+                for row in rows
+            ]
+        return self._dated_today(model, rows)
+
+    def _dated_today(self, model, rows: list[dict]) -> list[dict]:
+        """`rows` with every date and time moved on by the days since the load."""
+        days = (timezone.localdate() - self.loaded_on).days
+        dated = [f.attname for f in model._meta.concrete_fields if isinstance(f, models.DateField)]
+        if not days or not dated:
             return rows
-        return [
-            {**row, **{n: m.get(row[n]) for n, m in remap if row[n] is not None}} for row in rows
-        ]
+        later = datetime.timedelta(days=days)
+        return [{**row, **{n: row[n] + later for n in dated if row[n] is not None}} for row in rows]
 
     def restore(self) -> Club:
         """Write the demo's rows into the (empty) test database; returns the demo club."""

@@ -83,3 +83,29 @@ def test_the_demo_club_fixture_writes_back_every_row_as_the_load_wrote_it(demo_d
     assert Member.objects.create(club=demo_club, name="New", table_name="New").pk > max(
         row["id"] for row in demo_dump.rows[Member]
     )
+
+
+def test_the_demo_club_written_back_after_midnight_has_tonight_today(demo_dump, db):
+    """A run that goes on past midnight writes the demo back dated from the new day: its
+    tonight is today, as on the day it was loaded (CI failed so: a coordinator's home showed
+    no evening, a member's last evening was a week and a day ago)."""
+    import datetime
+
+    import time_machine
+    from django.utils import timezone
+
+    from club.models import Session
+
+    tonight_then = max(
+        row["date"] for row in demo_dump.rows[Session] if row["date"] <= demo_dump.loaded_on
+    )
+    assert tonight_then == demo_dump.loaded_on
+    with time_machine.travel(timezone.now() + datetime.timedelta(days=1, hours=1)):
+        club = demo_dump.restore()
+        today = timezone.localdate()
+        assert today == demo_dump.loaded_on + datetime.timedelta(days=1)
+        dates = sorted(Session.objects.filter(club=club).values_list("date", flat=True))
+    assert today in dates
+    assert dates == sorted(
+        row["date"] + datetime.timedelta(days=1) for row in demo_dump.rows[Session]
+    )
