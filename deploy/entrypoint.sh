@@ -1,7 +1,8 @@
 #!/bin/sh
 # Starts the club app (the Dockerfile's ENTRYPOINT; works the same outside a container):
-# waits for the database, brings its tables up to date, then runs the command given,
-# gunicorn with deploy/gunicorn.conf.py when none is. docs/deploy.md explains each step.
+# waits for the database, refuses one a newer release has migrated, brings its tables up to
+# date, then runs the command given, gunicorn with deploy/gunicorn.conf.py when none is.
+# docs/deploy.md explains each step.
 #
 #   MIGRATE_ON_START=false  skip `migrate` and `createcachetable` (with several app servers,
 #                           one of them, or a one-off job, does it)
@@ -22,6 +23,10 @@ fi
 # What the start-up says goes to standard error, so a command's own output stays clean
 # (`docker compose run --rm -T app python manage.py export_club > club.json`).
 "$PYTHON" deploy/wait_for_database.py >&2
+
+# A database a newer release has migrated (after a roll-back to this one) is refused, saying
+# so, before anything is changed: exit 1 (docs/deploy.md, "Rolling back").
+"$PYTHON" manage.py check_database_not_newer >&2
 
 if [ "${MIGRATE_ON_START:-true}" = "true" ]; then
     "$PYTHON" manage.py migrate --noinput >&2

@@ -163,3 +163,78 @@ def test_gunicorn_reads_its_numbers_from_the_environment():
     refused = gunicorn_settings(GUNICORN_WORKERS="many")
     assert refused.returncode != 0
     assert "GUNICORN_WORKERS must be a whole number from 1, not 'many'" in refused.stderr
+
+
+# --- a database from a newer release (manage.py check_database_not_newer) ------------------
+
+NEWER = ("club", "9999_from_a_newer_release")
+
+
+def test_the_entrypoint_refuses_a_database_a_newer_release_has_migrated(tmp_path):
+    database = tmp_path / "club.sqlite3"
+    url = f"sqlite:///{database}"
+    first = run(["deploy/entrypoint.sh", sys.executable, "-c", SHOW], DATABASE_URL=url)
+    assert first.returncode == 0, first.stderr
+    # The newer release's migration, as its `migrate` recorded it.
+    with sqlite3.connect(database) as connection:
+        connection.execute(
+            "INSERT INTO django_migrations (app, name, applied) VALUES (?, ?, '2027-01-01')", NEWER
+        )
+    refused = run(["deploy/entrypoint.sh", sys.executable, "-c", SHOW], DATABASE_URL=url)
+    assert refused.returncode != 0
+    assert "command ran" not in refused.stdout
+    assert "This database was last used by a newer release of the club app" in refused.stderr
+    assert "club.9999_from_a_newer_release" in refused.stderr
+    assert "restore the backup taken before the upgrade" in refused.stderr
+    # Refused before migrating: nothing was applied on top of the newer release's changes.
+    assert "Applying" not in refused.stderr
+
+
+def test_a_database_this_release_migrated_is_not_refused(transactional_db):
+    from django.core.management import call_command
+
+    call_command("check_database_not_newer")  # the test database, migrated by this code
+
+
+@pytest.fixture
+def recorded(transactional_db):
+    """Records migrations as applied in the test database, and removes them afterwards
+    (a flush leaves django_migrations alone)."""
+    from django.db import connection
+    from django.db.migrations.recorder import MigrationRecorder
+
+    recorder = MigrationRecorder(connection)
+    added = []
+
+    def record(app: str, name: str) -> None:
+        recorder.record_applied(app, name)
+        added.append((app, name))
+
+    yield record
+    for app, name in added:
+        recorder.record_unapplied(app, name)
+
+
+def test_only_migrations_of_this_code_s_apps_count(recorded):
+    from django.db import connection
+
+    from club.management.commands.check_database_not_newer import migrations_unknown_here
+
+    recorded(*NEWER)
+    # An app this code has no migrations for (one since removed) is not a newer release.
+    recorded("an_app_since_removed", "0001_initial")
+    assert migrations_unknown_here(connection) == [NEWER]
+
+
+def test_the_migrations_a_squashed_one_replaces_are_known(recorded, monkeypatch):
+    import importlib
+
+    from django.db import connection
+
+    from club.management.commands.check_database_not_newer import migrations_unknown_here
+
+    # club's first migration, as if it had been squashed from an old one since deleted.
+    initial = importlib.import_module("club.migrations.0001_initial").Migration
+    monkeypatch.setattr(initial, "replaces", [("club", "0001_before_the_squash")])
+    recorded("club", "0001_before_the_squash")
+    assert migrations_unknown_here(connection) == []
