@@ -46,7 +46,7 @@ whole_number BACKUP_KEEP_WEEKS "$BACKUP_KEEP_WEEKS"
 
 case $DATABASE_URL in
     postgres://* | postgresql://*) KIND=postgresql SUFFIX=dump ;;
-    sqlite:///*) KIND=sqlite SUFFIX=sqlite3 SQLITE_FILE=${DATABASE_URL#sqlite://} ;;
+    sqlite:///*) KIND=sqlite SUFFIX=sqlite3 SQLITE_FILE=${DATABASE_URL#sqlite:///} ;;
     *) fail "DATABASE_URL must start with postgres:// or sqlite:///, not '${DATABASE_URL%%:*}:'." ;;
 esac
 
