@@ -96,3 +96,12 @@ def contents(url: str, tables: list[str] | None = None) -> dict[str, list[str]]:
         counters = database.execute("SELECT name || '=' || seq FROM sqlite_sequence")
         found["(id counters)"] = sorted(value for (value,) in counters)
     return found
+
+
+def query(url: str, sql: str) -> list[tuple]:
+    """The rows of one query on the database at `url`, through its own driver."""
+    if is_postgresql(url):
+        with _psycopg(url) as database:
+            return database.execute(sql).fetchall()
+    with sqlite3.connect(url.removeprefix("sqlite:///")) as database:
+        return database.execute(sql).fetchall()
