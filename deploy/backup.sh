@@ -7,6 +7,8 @@
 #   deploy/backup.sh now            one backup now, checked, then the old ones rotated out
 #   deploy/backup.sh nightly        a backup at once if there is none yet, then one each day
 #                                   at BACKUP_TIME, for ever
+#   deploy/backup.sh before-upgrade as `now`, and a copy kept apart in before-upgrade/ (the
+#                                   last 3): the nightly rotation never replaces it
 #   deploy/backup.sh restore FILE   replaces everything in the database with FILE's contents
 #                                   (stop the app first); all or nothing
 #   deploy/backup.sh list           the backups kept, newest first
@@ -150,6 +152,15 @@ restore() {
 
 case ${1:-} in
     now) back_up_now ;;
+    before-upgrade)
+        daily=$(back_up_now)
+        mkdir -p "$BACKUP_DIR/before-upgrade"
+        kept="$BACKUP_DIR/before-upgrade/club-$(date +%F-%H%M%S).$SUFFIX"
+        cp "$daily" "$kept"
+        keep_newest "$BACKUP_DIR/before-upgrade" 3
+        say "kept $kept for a roll-back"
+        echo "$kept"
+        ;;
     nightly)
         say "a backup each day at $BACKUP_TIME into $BACKUP_DIR" \
             "(kept: $BACKUP_KEEP_DAYS days, $BACKUP_KEEP_WEEKS weeks)"
@@ -166,6 +177,6 @@ case ${1:-} in
         [ $# -eq 2 ] || fail "say which file: deploy/backup.sh restore FILE"
         restore "$2"
         ;;
-    list) ls -lr "$BACKUP_DIR/daily" "$BACKUP_DIR/weekly" ;;
-    *) fail "usage: deploy/backup.sh now | nightly | restore FILE | list" ;;
+    list) cd "$BACKUP_DIR" && ls -lr daily weekly $(ls -d before-upgrade 2>/dev/null) ;;
+    *) fail "usage: deploy/backup.sh now | nightly | before-upgrade | restore FILE | list" ;;
 esac

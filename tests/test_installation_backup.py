@@ -4,6 +4,7 @@ database, every row of every table is the same; old backups are rotated out; a b
 restore that fails says so and changes nothing."""
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,19 @@ def test_a_wrong_setting_is_named(tmp_path, setting, value, said):
     refused = backup_script("now", backup_dir=tmp_path, **env)
     assert refused.returncode != 0 and said in refused.stderr
     assert not (tmp_path / "daily").exists()
+
+
+def test_a_backup_before_an_upgrade_is_kept_apart_from_the_nightly_rotation(club, tmp_path):
+    backups = tmp_path / "backups"
+    kept = []
+    for _ in range(4):
+        taken = backup_script("before-upgrade", url=database_url(), backup_dir=backups)
+        assert taken.returncode == 0, taken.stderr
+        kept.append(Path(taken.stdout.strip()))
+        assert f"kept {kept[-1]} for a roll-back" in taken.stderr
+        time.sleep(1.01)  # the copies are named to the second
+    # The last three; the nightly backups (one a day, this day's last) rotate on their own.
+    assert sorted((backups / "before-upgrade").iterdir()) == kept[1:]
+    assert kept[-1].read_bytes() == next((backups / "daily").iterdir()).read_bytes()
+    listed = backup_script("list", url=database_url(), backup_dir=backups)
+    assert listed.returncode == 0 and kept[-1].name in listed.stdout
