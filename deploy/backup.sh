@@ -5,8 +5,9 @@
 # image, which has pg_dump and psql but no Python.
 #
 #   deploy/backup.sh now            one backup now, checked, then the old ones rotated out
-#   deploy/backup.sh nightly        a backup at once if there is none yet, then one each day
-#                                   at BACKUP_TIME, for ever
+#   deploy/backup.sh nightly        a first backup BACKUP_FIRST_DELAY seconds after it starts
+#                                   (60: the app has made its tables) if there is none yet,
+#                                   then one each day at BACKUP_TIME, for ever
 #   deploy/backup.sh before-upgrade as `now`, and a copy kept apart in before-upgrade/ (the
 #                                   last 3): the nightly rotation never replaces it
 #   deploy/backup.sh restore FILE   replaces everything in the database with FILE's contents
@@ -30,6 +31,7 @@ BACKUP_DIR=${BACKUP_DIR:-$HERE/backups}
 BACKUP_KEEP_DAYS=${BACKUP_KEEP_DAYS:-7}
 BACKUP_KEEP_WEEKS=${BACKUP_KEEP_WEEKS:-8}
 BACKUP_TIME=${BACKUP_TIME:-03:00}
+BACKUP_FIRST_DELAY=${BACKUP_FIRST_DELAY:-60}
 PYTHON=${PYTHON:-python3}
 # The backups hold password hashes and members' contact details: for this user's eyes only.
 umask 077
@@ -44,6 +46,7 @@ whole_number() {
 }
 whole_number BACKUP_KEEP_DAYS "$BACKUP_KEEP_DAYS"
 whole_number BACKUP_KEEP_WEEKS "$BACKUP_KEEP_WEEKS"
+whole_number BACKUP_FIRST_DELAY "$BACKUP_FIRST_DELAY"
 [ "$BACKUP_KEEP_DAYS" -ge 1 ] || fail "BACKUP_KEEP_DAYS must be at least 1."
 
 case $DATABASE_URL in
@@ -133,6 +136,7 @@ restore() {
         # The old contents dropped and the backup's loaded in ONE transaction: a restore that
         # fails part-way leaves the database as it was.
         {
+            echo "SET client_min_messages = warning;"
             echo "DROP SCHEMA public CASCADE; CREATE SCHEMA public;"
             pg_restore --no-owner --no-privileges --file=- "$file"
         } | psql --quiet --no-psqlrc --set=ON_ERROR_STOP=1 --single-transaction \
@@ -165,6 +169,7 @@ case ${1:-} in
         say "a backup each day at $BACKUP_TIME into $BACKUP_DIR" \
             "(kept: $BACKUP_KEEP_DAYS days, $BACKUP_KEEP_WEEKS weeks)"
         if ! ls "$BACKUP_DIR/daily" 2>/dev/null | grep -q "\.$SUFFIX\$"; then
+            sleep "$BACKUP_FIRST_DELAY"
             (back_up_now) >/dev/null || say "the first backup failed; trying again at $BACKUP_TIME"
         fi
         while :; do

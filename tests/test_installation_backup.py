@@ -3,7 +3,10 @@ the test database (SQLite's backup API, or pg_dump on PostgreSQL), restored into
 database, every row of every table is the same; old backups are rotated out; a backup or a
 restore that fails says so and changes nothing."""
 
+import os
 import re
+import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -13,7 +16,13 @@ from django.db import connection
 from club.models import Club
 from scoring.models import Hand
 from tests.faults.server import database_url
-from tests.installation_backup import backup_script, contents, fresh_database, is_postgresql
+from tests.installation_backup import (
+    SCRIPT,
+    backup_script,
+    contents,
+    fresh_database,
+    is_postgresql,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -143,3 +152,33 @@ def test_a_backup_before_an_upgrade_is_kept_apart_from_the_nightly_rotation(club
     assert kept[-1].read_bytes() == next((backups / "daily").iterdir()).read_bytes()
     listed = backup_script("list", url=database_url(), backup_dir=backups)
     assert listed.returncode == 0 and kept[-1].name in listed.stdout
+
+
+def test_the_nightly_service_takes_a_first_backup_when_it_has_none(club, tmp_path):
+    backups = tmp_path / "backups"
+    nightly = subprocess.Popen(
+        ["sh", str(SCRIPT), "nightly"],
+        env={
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "BACKUP_DIR": str(backups),
+            "BACKUP_FIRST_DELAY": "0",
+        },
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not list(backups.glob("weekly/club-*")):  # the last file it makes
+            assert nightly.poll() is None, nightly.stderr.read()
+            assert time.monotonic() < deadline, "no first backup within 60 s"
+            time.sleep(0.1)
+        # Then it waits for the night, still running.
+        time.sleep(0.5)
+        assert nightly.poll() is None
+    finally:
+        os.killpg(nightly.pid, signal.SIGTERM)
+        nightly.wait(timeout=10)
+    said = nightly.stderr.read()
+    assert "backup: a backup each day at 03:00 into" in said and "backup: saved" in said
