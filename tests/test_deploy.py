@@ -173,10 +173,13 @@ NEWER = ("club", "9999_from_a_newer_release")
 def test_the_entrypoint_refuses_a_database_a_newer_release_has_migrated(tmp_path):
     database = tmp_path / "club.sqlite3"
     url = f"sqlite:///{database}"
-    first = run(["deploy/entrypoint.sh", sys.executable, "-c", SHOW], DATABASE_URL=url)
-    assert first.returncode == 0, first.stderr
-    # The newer release's migration, as its `migrate` recorded it.
+    # What the check reads: the newer release's migration, as its `migrate` recorded it (a
+    # whole migrated database would only make the test slower).
     with sqlite3.connect(database) as connection:
+        connection.execute(
+            "CREATE TABLE django_migrations (id integer PRIMARY KEY AUTOINCREMENT, "
+            "app varchar(255) NOT NULL, name varchar(255) NOT NULL, applied datetime NOT NULL)"
+        )
         connection.execute(
             "INSERT INTO django_migrations (app, name, applied) VALUES (?, ?, '2027-01-01')", NEWER
         )

@@ -140,18 +140,20 @@ def test_a_wrong_setting_is_named(tmp_path, setting, value, said):
 
 def test_a_backup_before_an_upgrade_is_kept_apart_from_the_nightly_rotation(club, tmp_path):
     backups = tmp_path / "backups"
-    kept = []
-    for _ in range(4):
-        taken = backup_script("before-upgrade", url=database_url(), backup_dir=backups)
-        assert taken.returncode == 0, taken.stderr
-        kept.append(Path(taken.stdout.strip()))
-        assert f"kept {kept[-1]} for a roll-back" in taken.stderr
-        time.sleep(1.01)  # the copies are named to the second
+    suffix = "dump" if connection.vendor == "postgresql" else "sqlite3"
+    (backups / "before-upgrade").mkdir(parents=True)
+    older = [backups / "before-upgrade" / f"club-2020-0{n}-01-120000.{suffix}" for n in (1, 2, 3)]
+    for file in older:
+        file.write_text("an earlier upgrade's")
+    taken = backup_script("before-upgrade", url=database_url(), backup_dir=backups)
+    assert taken.returncode == 0, taken.stderr
+    kept = Path(taken.stdout.strip())
+    assert f"kept {kept} for a roll-back" in taken.stderr
     # The last three; the nightly backups (one a day, this day's last) rotate on their own.
-    assert sorted((backups / "before-upgrade").iterdir()) == kept[1:]
-    assert kept[-1].read_bytes() == next((backups / "daily").iterdir()).read_bytes()
+    assert sorted((backups / "before-upgrade").iterdir()) == [*older[1:], kept]
+    assert kept.read_bytes() == next((backups / "daily").iterdir()).read_bytes()
     listed = backup_script("list", url=database_url(), backup_dir=backups)
-    assert listed.returncode == 0 and kept[-1].name in listed.stdout
+    assert listed.returncode == 0 and kept.name in listed.stdout
 
 
 def test_the_nightly_service_takes_a_first_backup_when_it_has_none(club, tmp_path):
