@@ -1,7 +1,9 @@
 """The start-up scripts in deploy/ (the Dockerfile's ENTRYPOINT, HEALTHCHECK and gunicorn
 settings), run as a container runs them."""
 
+import json
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -241,3 +243,44 @@ def test_the_migrations_a_squashed_one_replaces_are_known(recorded, monkeypatch)
     monkeypatch.setattr(initial, "replaces", [("club", "0001_before_the_squash")])
     recorded("club", "0001_before_the_squash")
     assert migrations_unknown_here(connection) == []
+
+
+# --- deploy/Caddyfile (compose.yaml's caddy service) ----------------------------------------
+
+
+@pytest.mark.skipif(shutil.which("caddy") is None, reason="Caddy is not installed")
+@pytest.mark.parametrize(("tls", "issuer"), [("auto", None), ("internal", "internal")])
+def test_the_caddyfile_serves_the_domain_from_env_with_the_tls_chosen(tls, issuer):
+    adapted = subprocess.run(
+        ["caddy", "adapt", "--config", "deploy/Caddyfile", "--adapter", "caddyfile"],
+        cwd=ROOT,
+        env={**os.environ, "DOMAIN": "club.example.org", "TLS": tls},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert adapted.returncode == 0, adapted.stderr
+    config = json.loads(adapted.stdout)
+    (server,) = config["apps"]["http"]["servers"].values()
+    assert server["listen"] == [":443"]
+    (route,) = server["routes"]
+    assert route["match"] == [{"host": ["club.example.org"]}]
+    assert '"upstreams":[{"dial":"app:8000"}]' in json.dumps(route, separators=(",", ":"))
+    policies = config["apps"].get("tls", {}).get("automation", {}).get("policies", [])
+    issuers = [i["module"] for p in policies for i in p.get("issuers", [])]
+    # auto: Caddy's own default, a public certificate authority (Let's Encrypt).
+    assert issuers == ([issuer] if issuer else [])
+
+
+@pytest.mark.skipif(shutil.which("caddy") is None, reason="Caddy is not installed")
+def test_the_caddyfile_names_a_tls_value_it_does_not_know():
+    adapted = subprocess.run(
+        ["caddy", "adapt", "--config", "deploy/Caddyfile", "--adapter", "caddyfile"],
+        cwd=ROOT,
+        env={**os.environ, "TLS": "letsencrypt"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert adapted.returncode != 0
+    assert "tls-letsencrypt" in adapted.stderr
