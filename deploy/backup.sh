@@ -133,14 +133,18 @@ restore() {
     if [ "$KIND" = postgresql ]; then
         pg_restore --list "$file" >/dev/null 2>&1 \
             || fail "$file is not a PostgreSQL backup (pg_dump --format=custom)."
-        # The old contents dropped and the backup's loaded in ONE transaction: a restore that
+        # The whole backup read first (one cut short fails here, with nothing changed), then
+        # the old contents dropped and the backup's loaded in ONE transaction: a restore that
         # fails part-way leaves the database as it was.
-        {
+        sql=$(mktemp)
+        trap 'rm -f "$sql"' EXIT
+        (
             echo "SET client_min_messages = warning;"
             echo "DROP SCHEMA public CASCADE; CREATE SCHEMA public;"
             pg_restore --no-owner --no-privileges --file=- "$file"
-        } | psql --quiet --no-psqlrc --set=ON_ERROR_STOP=1 --single-transaction \
-            --dbname="$DATABASE_URL" >/dev/null \
+        ) >"$sql" || fail "$file cannot be read whole: nothing was changed."
+        psql --quiet --no-psqlrc --set=ON_ERROR_STOP=1 --single-transaction \
+            --dbname="$DATABASE_URL" --file="$sql" >/dev/null \
             || fail "the restore failed: the database is as it was before."
     else
         case $file in

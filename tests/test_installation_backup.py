@@ -184,3 +184,24 @@ def test_the_nightly_service_takes_a_first_backup_when_it_has_none(club, tmp_pat
         nightly.wait(timeout=10)
     said = nightly.stderr.read()
     assert "backup: a backup each day at 03:00 into" in said and "backup: saved" in said
+
+
+def test_a_backup_cut_short_is_refused_and_the_database_is_unchanged(club, tmp_path):
+    source = database_url()
+    taken = backup_script("now", url=source, backup_dir=tmp_path / "backups")
+    assert taken.returncode == 0, taken.stderr
+    whole = Path(taken.stdout.strip()).read_bytes()
+    # As a full disk leaves a copy: all but its end (a dump's table of contents still reads;
+    # its last table's rows do not).
+    cut = tmp_path / f"club-cut.{'dump' if is_postgresql(source) else 'sqlite3'}"
+    cut.write_bytes(whole[: len(whole) - len(whole) // 100])
+    with fresh_database(source, tmp_path) as target:
+        first = backup_script("restore", taken.stdout.strip(), url=target, backup_dir=tmp_path)
+        assert first.returncode == 0, first.stderr
+        before = contents(target)
+        refused = backup_script("restore", str(cut), url=target, backup_dir=tmp_path)
+        assert refused.returncode != 0
+        assert str(cut) in refused.stderr and "restored" not in refused.stderr
+        if is_postgresql(source):  # refused on reading it whole, not at the first glance
+            assert f"{cut} cannot be read whole: nothing was changed." in refused.stderr
+        assert contents(target) == before
