@@ -1,0 +1,206 @@
+"""The calendar: a member's page with their private address, renewing it, and the two feeds
+(a member's, and the club's public one when the club publishes it).
+
+The feeds' addresses name no club (`/calendar/...`, as a table's card does): the token, or
+the club's address in the public one, says which. Finding it is the request's one query,
+which also reads what the answer depends on (feed.Freshness), so a calendar app's poll that
+brings back the last ETag or date is answered 304 at that cost. A wrong, renewed or lapsed
+member's token is the site's plain 404, the same as any address that leads nowhere.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.db.models import OuterRef
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import get_script_prefix, reverse, set_script_prefix
+from django.utils import timezone
+from django.utils.cache import get_conditional_response
+from django.utils.http import http_date
+from django.views.decorators.http import require_POST, require_safe
+
+from club.calendar_feed import feed
+from club.calendar_feed.models import TOKEN_LENGTH, CalendarAddress, digest_of
+from club.lookups import my_member
+from club.middleware import club_address
+from club.models import Club
+from club.scoping import scope, scopes_disabled
+
+HEX = frozenset("0123456789abcdef")
+
+
+def _member_answers(member, sessions) -> dict[int, str]:
+    """The member's answer to each session shown: {session id: "coming" | "not_coming"}."""
+    return {}
+
+
+def _reply_annotations(today) -> dict:
+    """Subqueries (for `.annotate` on an address) of the member's answers in the window."""
+    return {}
+
+
+def _site_address(request, viewname: str, **kwargs) -> str:
+    """The full address of a page outside any club (the feeds), from a club's page."""
+    prefix = get_script_prefix()
+    set_script_prefix(request.META.get("SCRIPT_NAME", "") + "/")
+    try:
+        return request.build_absolute_uri(reverse(viewname, kwargs=kwargs))
+    finally:
+        set_script_prefix(prefix)
+
+
+def _answer(request, freshness: feed.Freshness, make_body) -> HttpResponse:
+    """304 when the caller has this answer already; otherwise the file `make_body()` writes."""
+    etag, last_modified = freshness.etag, freshness.last_modified
+    not_modified = get_conditional_response(
+        request, etag=etag, last_modified=int(last_modified.timestamp())
+    )
+    response = not_modified or HttpResponse(
+        make_body(), content_type="text/calendar; charset=utf-8"
+    )
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(last_modified.timestamp())
+    # Calendar apps ask again on their schedule; no proxy keeps a member's answers.
+    response["Cache-Control"] = "private, no-cache"
+    response["X-Robots-Tag"] = "noindex"
+    if not_modified is None:
+        response["Content-Disposition"] = 'inline; filename="calendar.ics"'
+    return response
+
+
+def _valid_token(token: str) -> bool:
+    return len(token) == TOKEN_LENGTH and set(token) <= HEX
+
+
+@require_safe
+def member_feed(request, calendar_token: str):
+    if not _valid_token(calendar_token):
+        raise Http404
+    today = timezone.localdate()
+    # The token names the club: the one lookup runs before any club is in scope.
+    with scopes_disabled():
+        address = (
+            CalendarAddress.objects.filter(digest=digest_of(calendar_token), member__is_active=True)
+            .select_related("club", "member")
+            .annotate(
+                **feed.freshness_annotations(OuterRef("club"), today),
+                **_reply_annotations(today),
+            )
+            .first()
+        )
+    # Under another club's address (/c/<other>/calendar/...), a token is not found either.
+    if address is None or (request.club is not None and request.club.pk != address.club_id):
+        raise Http404
+    club, member = address.club, address.member
+    freshness = feed.Freshness(
+        club=club,
+        today=today,
+        changed=(address.sessions_changed, address.made_at, *_reply_changes(address)),
+        counts=(address.sessions_count, *_reply_counts(address)),
+        whose=f"{member.pk}:{address.made_at.isoformat()}",
+    )
+
+    def body() -> bytes:
+        with scope(club=club), timezone.override(club.time_zone):
+            sessions = list(feed.sessions_in_window(today).order_by("date"))
+            return feed.build(
+                club,
+                sessions,
+                title=f"{club.name}: {member.table_name}'s sessions",
+                home_address=_club_home(request, club),
+                answers=_member_answers(member, sessions),
+                host=request.get_host().split(":")[0],
+            )
+
+    return _answer(request, freshness, body)
+
+
+@require_safe
+def public_feed(request, slug: str):
+    today = timezone.localdate()
+    club = (
+        Club.objects.filter(slug=slug, public_calendar=True)
+        .annotate(**feed.freshness_annotations(OuterRef("pk"), today))
+        .first()
+        if len(slug) <= 40
+        else None
+    )
+    if club is None or (request.club is not None and request.club.pk != club.pk):
+        raise Http404
+    freshness = feed.Freshness(
+        club=club, today=today, changed=(club.sessions_changed,), counts=(club.sessions_count,)
+    )
+
+    def body() -> bytes:
+        with scope(club=club), timezone.override(club.time_zone):
+            sessions = list(feed.sessions_in_window(today).order_by("date"))
+            return feed.build(
+                club,
+                sessions,
+                title=f"{club.name}: sessions",
+                home_address=_club_home(request, club),
+                host=request.get_host().split(":")[0],
+            )
+
+    return _answer(request, freshness, body)
+
+
+def _reply_changes(address) -> tuple:
+    return ()
+
+
+def _reply_counts(address) -> tuple:
+    return ()
+
+
+def _club_home(request, club: Club) -> str:
+    return request.build_absolute_uri(club_address(request, club, "home"))
+
+
+# --- the member's page ----------------------------------------------------------------------
+
+
+def _member_or_none(request):
+    return my_member(request) if request.user.is_authenticated else None
+
+
+@require_safe
+def calendar_page(request):
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    member = _member_or_none(request)
+    address = CalendarAddress.objects.of_member(member) if member is not None else None
+    context = {"member": member, "address": address}
+    if address is not None:
+        context.update(_addresses(request, address))
+    if request.club.public_calendar:
+        context["public_address"] = _site_address(
+            request, "public_calendar_feed", slug=request.club.slug
+        )
+    return render(request, "club/calendar/page.html", context)
+
+
+def _addresses(request, address: CalendarAddress) -> dict:
+    https = _site_address(request, "calendar_feed", calendar_token=address.token)
+    webcal = "webcal://" + https.split("://", 1)[1]
+    return {"feed_address": https, "webcal_address": webcal}
+
+
+@require_POST
+def renew(request):
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("club:calendar"))
+    member = _member_or_none(request)
+    if member is None:
+        messages.error(request, "Only the club's members have a calendar address.")
+        return redirect("club:calendar")
+    had_one = CalendarAddress.objects.of_member(member) is not None
+    CalendarAddress.renew(member)
+    messages.success(
+        request,
+        "Your calendar has a new address. The old one no longer works: "
+        "subscribe to the new one in your calendar app."
+        if had_one
+        else "Your calendar address is ready: add it to your calendar app.",
+    )
+    return redirect("club:calendar")
