@@ -118,6 +118,8 @@ MAX_MIN_SESSIONS = 366
 MIN_SESSIONS_MESSAGE = "The sessions needed to be ranked must be between 0 and 366."
 MAX_TABLE_MONEY = Decimal("100")
 TABLE_MONEY_MESSAGE = "The table money must be between 0 and 100."
+MAX_ABSENT_ALERT = 52
+ABSENT_ALERT_MESSAGE = "The sessions missed without a word must be between 1 and 52."
 
 
 class Club(models.Model):
@@ -220,6 +222,16 @@ class Club(models.Model):
         help_text="Members who played fewer sessions are listed, but without a rank.",
         validators=[MaxValueValidator(MAX_MIN_SESSIONS, MIN_SESSIONS_MESSAGE)],
     )
+    # The members page lists who missed this many sessions in a row without a word
+    # (club/week/), so the coordinator can check on them.
+    absent_alert_after = models.PositiveSmallIntegerField(
+        "list members absent without a word for this many sessions in a row",
+        default=3,
+        validators=[
+            MinValueValidator(1, ABSENT_ALERT_MESSAGE),
+            MaxValueValidator(MAX_ABSENT_ALERT, ABSENT_ALERT_MESSAGE),
+        ],
+    )
     standings_visibility = models.CharField(
         "who can see results and standings",
         max_length=10,
@@ -244,6 +256,10 @@ class Club(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(min_sessions__lte=MAX_MIN_SESSIONS), name="min_sessions_in_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(absent_alert_after__gte=1, absent_alert_after__lte=MAX_ABSENT_ALERT),
+                name="absent_alert_after_in_range",
             ),
             # At most one club at the root; the index also finds it on every request.
             models.UniqueConstraint(
@@ -1072,3 +1088,7 @@ class Seat(models.Model):
     def clean(self):
         if self.table_id and self.plan_id and self.table.plan_id != self.plan_id:
             raise ValidationError("The seat's table belongs to another seating plan.")
+
+
+# The week's answers ("coming" / "not this week") live in their feature's folder.
+from club.week.models import ReplyAnswer, SessionReply  # noqa: E402, F401
