@@ -119,6 +119,8 @@ MIN_SESSIONS_MESSAGE = "The sessions needed to be ranked must be between 0 and 3
 MAX_TABLE_MONEY = Decimal("100")
 TABLE_MONEY_MESSAGE = "The table money must be between 0 and 100."
 SESSION_TIMES_MESSAGE = "Sessions must end after they begin, on the same day."
+MAX_ABSENT_ALERT = 52
+ABSENT_ALERT_MESSAGE = "The sessions missed without a word must be between 1 and 52."
 
 
 class Club(models.Model):
@@ -230,6 +232,16 @@ class Club(models.Model):
         help_text="Members who played fewer sessions are listed, but without a rank.",
         validators=[MaxValueValidator(MAX_MIN_SESSIONS, MIN_SESSIONS_MESSAGE)],
     )
+    # The members page lists who missed this many sessions in a row without a word
+    # (club/week/), so the coordinator can check on them.
+    absent_alert_after = models.PositiveSmallIntegerField(
+        "list members absent without a word for this many sessions in a row",
+        default=3,
+        validators=[
+            MinValueValidator(1, ABSENT_ALERT_MESSAGE),
+            MaxValueValidator(MAX_ABSENT_ALERT, ABSENT_ALERT_MESSAGE),
+        ],
+    )
     standings_visibility = models.CharField(
         "who can see results and standings",
         max_length=10,
@@ -259,6 +271,10 @@ class Club(models.Model):
                 condition=Q(sessions_end__gt=F("sessions_begin")),
                 name="sessions_end_after_they_begin",
                 violation_error_message=SESSION_TIMES_MESSAGE,
+            ),
+            models.CheckConstraint(
+                condition=Q(absent_alert_after__gte=1, absent_alert_after__lte=MAX_ABSENT_ALERT),
+                name="absent_alert_after_in_range",
             ),
             # At most one club at the root; the index also finds it on every request.
             models.UniqueConstraint(
@@ -1092,3 +1108,6 @@ class Seat(models.Model):
 
 
 from club.calendar_feed.models import CalendarAddress  # noqa: E402, F401 (registers the model)
+
+# The week's answers ("coming" / "not this week") live in their feature's folder.
+from club.week.models import ReplyAnswer, SessionReply  # noqa: E402, F401

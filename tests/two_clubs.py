@@ -22,6 +22,7 @@ from django.utils import timezone
 from club.models import Club, KeepApart, Member, Session
 from club.roles import make_coordinator
 from club.scoping import ClubScopedManager
+from club.week.models import ReplyAnswer, SessionReply
 from games.models import Match, RoomKey, TableKey
 from games.start import start_play
 from scoring.corrections import correct_hand
@@ -122,6 +123,15 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
     next_week = session_on(club, next_day, status=Session.Status.PLANNED)
     next_week.venue, next_week.notes = f"{tag} Lighthouse", f"{tag} note of next week"
     next_week.save()
+    # Answers to "are you coming?" for next week, one with a note only this club may show.
+    SessionReply.objects.create(
+        session=next_week,
+        member=plain_member,
+        answer=ReplyAnswer.COMING,
+        note=f"{tag} reply note",
+        answered_by=plain_member.user,
+    )
+    SessionReply.objects.create(session=next_week, member=seated, answer=ReplyAnswer.NOT_COMING)
 
     start_play(session)
     match = Match.objects.get(session=session, table_number=1)
@@ -151,7 +161,12 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
         words += [evening.venue, evening.notes]
     for day in dates:
         words += _dates_in_words(day)
-    words += [f"{tag} corrected the total", seated.user.username, plain_member.user.username]
+    words += [
+        f"{tag} reply note",
+        f"{tag} corrected the total",
+        seated.user.username,
+        plain_member.user.username,
+    ]
     words.append(coordinator.username)
     words += [code for key in keys.values() for code in (key.code, key.shown_code)]
     words += [room_key.code, room_key.shown_code]

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0015_flat_indexes'),
+        ('club', '0016_session_replies'),
     ]
 
     operations = [
