@@ -131,11 +131,12 @@ def build(
     *,
     title: str,
     home_address: str,
-    answers: dict[int, str] | None = None,
+    answers: dict[int, tuple[str, str]] | None = None,
     host: str = "mahjong-club",
 ) -> bytes:
     """The calendar file of `sessions` of `club`. `answers` (a member's feed) maps a
-    session's id to the member's answer ("coming", "not_coming"); None: the public feed."""
+    session's id to the member's answer ("coming", "not_coming") and note; None: the
+    public feed."""
     zone = ZoneInfo(club.time_zone)
     calendar = Calendar()
     calendar.add("prodid", PRODUCT)
@@ -147,7 +148,10 @@ def build(
     calendar.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
     calendar.add("x-published-ttl", REFRESH)
     for session in sessions:
-        answer = PUBLIC if answers is None else ANSWERS.get(answers.get(session.pk), NOT_HEARD)
+        answer, note = PUBLIC, ""
+        if answers is not None:
+            said, note = answers.get(session.pk, ("", ""))
+            answer = ANSWERS.get(said, NOT_HEARD)
         event = Event()
         # Stable: the same session is the same event on every poll, whatever changed.
         event.add("uid", f"club-{club.pk}-session-{session.pk}@{host}")
@@ -158,7 +162,8 @@ def build(
         event.add("summary", f"{club.name}: {answer.summary}")
         if session.venue:
             event.add("location", session.venue)
-        description = " ".join(part for part in (answer.description, home_address) if part)
+        said = f"Your note: {note}." if note else ""
+        description = " ".join(part for part in (answer.description, said, home_address) if part)
         event.add("description", description)
         event.add("url", home_address)
         event.add("status", "CONFIRMED")

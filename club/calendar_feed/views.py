@@ -10,7 +10,8 @@ member's token is the site's plain 404, the same as any address that leads nowhe
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import OuterRef
+from django.db.models import Count, Max, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import get_script_prefix, reverse, set_script_prefix
@@ -22,21 +23,43 @@ from django.views.decorators.http import require_POST, require_safe
 from club.calendar_feed import feed
 from club.calendar_feed.models import TOKEN_LENGTH, CalendarAddress, digest_of
 from club.lookups import my_member
-from club.middleware import club_address
 from club.models import Club
 from club.scoping import scope, scopes_disabled
+from club.week.models import SessionReply
 
 HEX = frozenset("0123456789abcdef")
 
 
-def _member_answers(member, sessions) -> dict[int, str]:
-    """The member's answer to each session shown: {session id: "coming" | "not_coming"}."""
-    return {}
+def _member_answers(member, today) -> dict[int, tuple[str, str]]:
+    """The member's answers in the window: {session id: (answer, note)}."""
+    start, end = feed.window(today)
+    replies = SessionReply.objects.filter(
+        member=member, session__date__gte=start, session__date__lte=end
+    )
+    return {
+        session_id: (answer, note)
+        for session_id, answer, note in replies.values_list("session_id", "answer", "note")
+    }
 
 
 def _reply_annotations(today) -> dict:
-    """Subqueries (for `.annotate` on an address) of the member's answers in the window."""
-    return {}
+    """Subqueries (for `.annotate` on an address) of when the member's answers in the window
+    last changed and how many there are."""
+    start, end = feed.window(today)
+    replies = (
+        SessionReply.objects.filter(
+            member=OuterRef("member"), session__date__gte=start, session__date__lte=end
+        )
+        .order_by()
+        .values("member")
+    )
+    return {
+        "replies_changed": Coalesce(
+            Subquery(replies.annotate(last=Max("updated_at")).values("last")),
+            Value(feed.EPOCH),
+        ),
+        "replies_count": Coalesce(Subquery(replies.annotate(n=Count("pk")).values("n")), Value(0)),
+    }
 
 
 def _site_address(request, viewname: str, **kwargs) -> str:
@@ -95,8 +118,8 @@ def member_feed(request, calendar_token: str):
     freshness = feed.Freshness(
         club=club,
         today=today,
-        changed=(address.sessions_changed, address.made_at, *_reply_changes(address)),
-        counts=(address.sessions_count, *_reply_counts(address)),
+        changed=(address.sessions_changed, address.replies_changed, address.made_at),
+        counts=(address.sessions_count, address.replies_count),
         whose=f"{member.pk}:{address.made_at.isoformat()}",
     )
 
@@ -108,7 +131,7 @@ def member_feed(request, calendar_token: str):
                 sessions,
                 title=f"{club.name}: {member.table_name}'s sessions",
                 home_address=_club_home(request, club),
-                answers=_member_answers(member, sessions),
+                answers=_member_answers(member, today),
                 host=request.get_host().split(":")[0],
             )
 
@@ -145,16 +168,10 @@ def public_feed(request, slug: str):
     return _answer(request, freshness, body)
 
 
-def _reply_changes(address) -> tuple:
-    return ()
-
-
-def _reply_counts(address) -> tuple:
-    return ()
-
-
 def _club_home(request, club: Club) -> str:
-    return request.build_absolute_uri(club_address(request, club, "home"))
+    """The club's home page, at its own address (which answers for every club, the one at
+    the root too), without a query to find which club is at the root."""
+    return request.build_absolute_uri(f"{request.META.get('SCRIPT_NAME', '')}/c/{club.slug}/")
 
 
 # --- the member's page ----------------------------------------------------------------------
@@ -193,6 +210,9 @@ def renew(request):
     member = _member_or_none(request)
     if member is None:
         messages.error(request, "Only the club's members have a calendar address.")
+        return redirect("club:calendar")
+    if request.POST.get("renew") != "yes":  # not the page's button: nothing is changed
+        messages.error(request, "Nothing was changed: use the button on this page.")
         return redirect("club:calendar")
     had_one = CalendarAddress.objects.of_member(member) is not None
     CalendarAddress.renew(member)
