@@ -252,7 +252,6 @@ def test_the_token_is_not_in_the_database(week):
 
 
 def test_a_member_of_two_clubs_has_an_address_in_each_that_opens_only_that_club(client, week):
-    a = week["club"]
     b = ClubFactory(slug="birch", name="Birch Club", time_zone="Europe/Paris")
     b_member = MemberFactory(club=b, user=week["user"], table_name="RosaB")
     Session.objects.create(club=b, date=days(3), venue="Hall of Birch")
