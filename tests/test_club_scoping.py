@@ -144,6 +144,7 @@ def _calls(world) -> dict:
         "ended_with_its_evening": (a.session.pk, 1, [a.table_key.pk]),
         "for_tables": (a.session, [1]),
         "held_by_device": ([a.room_key.pk],),
+        "of_member": (a.seated,),
         "for_session": (a.session,),
         "for_member": (a.seated,),
         "coming": (),
