@@ -365,6 +365,8 @@ def test_the_coordinator_sets_the_session_times_and_the_public_calendar(coordina
     club.refresh_from_db()
     assert (club.sessions_begin, club.sessions_end) == (datetime.time(19), datetime.time(21, 30))
     assert club.public_calendar
+    shown = coordinator_client.get(reverse("club_settings")).content.decode()
+    assert f"http://testserver/calendar/club/{club.slug}.ics" in shown
     data["sessions_begin"] = "7 pm"
     page = coordinator_client.post(reverse("club_settings"), data).content.decode()
     assert "Please write a time of day like 14:00" in page
