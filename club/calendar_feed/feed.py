@@ -65,11 +65,13 @@ class Freshness:
     today: datetime.date
     changed: tuple[datetime.datetime, ...]  # when the rows it shows last changed
     counts: tuple[int, ...]  # how many there are (a deleted row changes no date)
-    whose: str = ""  # the member's address's own stamp, for a member's feed
+    whose: str = ""  # the host asked, and for a member's feed the member and their address
 
     @property
     def last_modified(self) -> datetime.datetime:
         # The window moves on each day, dropping a past session: the day's start counts.
+        # A deleted row leaves no date behind: an app that asks with the date alone (no
+        # ETag, which counts the rows) sees a deleted session go on the next day.
         zone = ZoneInfo(self.club.time_zone)
         day_start = datetime.datetime.combine(self.today, datetime.time(), tzinfo=zone)
         return max((*self.changed, day_start))

@@ -120,7 +120,7 @@ def member_feed(request, calendar_token: str):
         today=today,
         changed=(address.sessions_changed, address.replies_changed, address.made_at),
         counts=(address.sessions_count, address.replies_count),
-        whose=f"{member.pk}:{address.made_at.isoformat()}",
+        whose=f"{request.get_host()} {member.pk} {member.table_name} {address.made_at.isoformat()}",
     )
 
     def body() -> bytes:
@@ -151,7 +151,11 @@ def public_feed(request, slug: str):
     if club is None or (request.club is not None and request.club.pk != club.pk):
         raise Http404
     freshness = feed.Freshness(
-        club=club, today=today, changed=(club.sessions_changed,), counts=(club.sessions_count,)
+        club=club,
+        today=today,
+        changed=(club.sessions_changed,),
+        counts=(club.sessions_count,),
+        whose=request.get_host(),  # in the UIDs and links
     )
 
     def body() -> bytes:

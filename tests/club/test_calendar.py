@@ -172,6 +172,9 @@ def _changes(week):
         "the club's time zone": lambda: Club.objects.filter(pk=club.pk).update(
             time_zone="Europe/Paris"
         ),
+        "the member's name": lambda: (
+            type(member).objects.filter(pk=member.pk).update(table_name="Rosie")
+        ),
     }
 
 
@@ -184,6 +187,7 @@ CHANGES = [
     "an answer taken back",
     "the club's times",
     "the club's time zone",
+    "the member's name",
 ]
 
 
