@@ -52,7 +52,8 @@ ADMIN = "/admin/"
 CLUBLESS = ("/health/", "/favicon.ico", "/sw.js", "/offline/")
 # Addresses under this prefix never need a club either: a table key's card (`/t/` to type
 # its code, `/t/<code>/` in its QR code) names no club; the key says which (games.key_views).
-CLUBLESS_PREFIXES = ("/t/",)
+# Calendar feeds (`/calendar/<token>.ics`) name their club by the token, or by its address.
+CLUBLESS_PREFIXES = ("/t/", "/calendar/")
 
 
 class ClubAddressMiddleware:

@@ -118,6 +118,9 @@ MAX_MIN_SESSIONS = 366
 MIN_SESSIONS_MESSAGE = "The sessions needed to be ranked must be between 0 and 366."
 MAX_TABLE_MONEY = Decimal("100")
 TABLE_MONEY_MESSAGE = "The table money must be between 0 and 100."
+SESSION_TIMES_MESSAGE = "Sessions must end after they begin, on the same day."
+MAX_ABSENT_ALERT = 52
+ABSENT_ALERT_MESSAGE = "The sessions missed without a word must be between 1 and 52."
 
 
 class Club(models.Model):
@@ -190,6 +193,15 @@ class Club(models.Model):
         blank=True,
         help_text="Leave empty if the season follows the calendar year (from 1 January).",
     )
+    # --- The calendar (club/calendar_feed/): when sessions usually run, and whether anyone
+    # may subscribe to the club's sessions without a member's own address.
+    sessions_begin = models.TimeField("sessions begin at", default=datetime.time(14, 0))
+    sessions_end = models.TimeField("sessions end at", default=datetime.time(17, 0))
+    public_calendar = models.BooleanField(
+        "publish a public calendar of the sessions",
+        default=False,
+        help_text="Anyone with its address sees the dates, times and venues, and no names.",
+    )
 
     # --- Standings (scoring/standings/ reads these) ---
     class Ranking(models.TextChoices):
@@ -220,6 +232,16 @@ class Club(models.Model):
         help_text="Members who played fewer sessions are listed, but without a rank.",
         validators=[MaxValueValidator(MAX_MIN_SESSIONS, MIN_SESSIONS_MESSAGE)],
     )
+    # The members page lists who missed this many sessions in a row without a word
+    # (club/week/), so the coordinator can check on them.
+    absent_alert_after = models.PositiveSmallIntegerField(
+        "list members absent without a word for this many sessions in a row",
+        default=3,
+        validators=[
+            MinValueValidator(1, ABSENT_ALERT_MESSAGE),
+            MaxValueValidator(MAX_ABSENT_ALERT, ABSENT_ALERT_MESSAGE),
+        ],
+    )
     standings_visibility = models.CharField(
         "who can see results and standings",
         max_length=10,
@@ -244,6 +266,15 @@ class Club(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(min_sessions__lte=MAX_MIN_SESSIONS), name="min_sessions_in_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(sessions_end__gt=F("sessions_begin")),
+                name="sessions_end_after_they_begin",
+                violation_error_message=SESSION_TIMES_MESSAGE,
+            ),
+            models.CheckConstraint(
+                condition=Q(absent_alert_after__gte=1, absent_alert_after__lte=MAX_ABSENT_ALERT),
+                name="absent_alert_after_in_range",
             ),
             # At most one club at the root; the index also finds it on every request.
             models.UniqueConstraint(
@@ -678,6 +709,8 @@ class Session(models.Model):
     notes = models.TextField(blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
     created = models.DateTimeField(auto_now_add=True)
+    # When its date, venue or notes last changed: the calendar feed's Last-Modified.
+    updated = models.DateTimeField(auto_now=True)
 
     objects = club_scoped(SessionQuerySet)
 
@@ -1072,3 +1105,9 @@ class Seat(models.Model):
     def clean(self):
         if self.table_id and self.plan_id and self.table.plan_id != self.plan_id:
             raise ValidationError("The seat's table belongs to another seating plan.")
+
+
+from club.calendar_feed.models import CalendarAddress  # noqa: E402, F401 (registers the model)
+
+# The week's answers ("coming" / "not this week") live in their feature's folder.
+from club.week.models import ReplyAnswer, SessionReply  # noqa: E402, F401

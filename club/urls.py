@@ -28,6 +28,7 @@ urlpatterns: list = [
         name="keep_apart_remove",
     ),
     path("", include("club.account_urls")),
+    path("", include("club.calendar_feed.urls")),
     path("sessions/", sessions.session_list, name="session_list"),
     path("sessions/add/", sessions.session_create, name="session_add"),
     path("sessions/next/", sessions.session_next, name="session_next"),

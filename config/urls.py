@@ -29,6 +29,8 @@ urlpatterns = [
     path("t/leave/", key_views.leave, name="table_key_leave"),
     path("t/<str:code>/", key_views.open_key, name="table_key_open"),
     path("menu/", front_views.menu, name="menu"),
+    # Calendar feeds (club/calendar_feed/): the token or the club's address says which club.
+    path("calendar/", include("club.calendar_feed.feed_urls")),
     path("settings/", front_views.club_settings, name="club_settings"),
     path("settings/backup/", front_views.club_backup, name="club_backup"),
     path("accounts/login/", account_views.LoginView.as_view(), name="login"),

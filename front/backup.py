@@ -75,6 +75,7 @@ MODELS = (
     "club.keepapart",
     "club.session",
     "club.attendance",
+    "club.sessionreply",
     "club.seatingplan",
     "club.seatingtable",
     "club.seat",

@@ -14,6 +14,7 @@ from django.utils import timezone
 from club.models import Attendance, Club, Member, SeatingPlan, Session
 from club.roles import make_coordinator
 from club.scoping import scope
+from club.week.demo import demo_replies
 from front.demo_play import demo_evenings
 
 COORDINATOR_LOGIN = ("coordinator", "mahjong-coordinator")
@@ -125,6 +126,7 @@ def demo_evenings_of_play(club: Club, rng: random.Random) -> None:
 
 
 DEMO_STEPS.append(demo_evenings_of_play)
+DEMO_STEPS.append(demo_replies)
 
 
 def database_is_empty() -> bool:

@@ -9,6 +9,7 @@ from django import forms
 from club.models import (
     MAX_TABLE_MONEY,
     MIN_SESSIONS_MESSAGE,
+    SESSION_TIMES_MESSAGE,
     STARTING_TALLY_MESSAGE,
     TABLE_MONEY_MESSAGE,
     TIME_ZONE_MESSAGE,
@@ -59,6 +60,9 @@ def _field_for(default, label: str, initial, help_text: str = "", limits=None, m
     )
 
 
+SESSION_TIME_MESSAGE = "Please write a time of day like 14:00 (two in the afternoon)."
+
+
 class ClubSettingsForm(forms.ModelForm):
     """The club's name, rule set and its options, starting tally and seating preferences.
 
@@ -91,6 +95,7 @@ class ClubSettingsForm(forms.ModelForm):
             "table_money",
         ]
         fields += ["standings_ranking", "placing_points", "min_sessions", "standings_visibility"]
+        fields += ["sessions_begin", "sessions_end", "public_calendar"]
         # Digits 0-9 only (club/numbers.py), each refused outside its range in words.
         field_classes = {"starting_tally": WholeNumberField, "min_sessions": WholeNumberField}
         error_messages = {
@@ -101,6 +106,8 @@ class ClubSettingsForm(forms.ModelForm):
             "min_sessions": {"min_value": MIN_SESSIONS_MESSAGE, "max_value": MIN_SESSIONS_MESSAGE},
             "table_money": {"min_value": TABLE_MONEY_MESSAGE, "max_value": TABLE_MONEY_MESSAGE},
             "currency_symbol": {"max_length": CURRENCY_MESSAGE},
+            "sessions_begin": {"invalid": SESSION_TIME_MESSAGE, "required": SESSION_TIME_MESSAGE},
+            "sessions_end": {"invalid": SESSION_TIME_MESSAGE, "required": SESSION_TIME_MESSAGE},
         }
         labels = {"currency_symbol": "The club's money: its symbol"}
         help_texts = {"currency_symbol": "E.g. £, € or $: table money is written with it."}
@@ -109,6 +116,8 @@ class ClubSettingsForm(forms.ModelForm):
             "dice_count": forms.RadioSelect,
             "standings_ranking": forms.RadioSelect,
             "standings_visibility": forms.RadioSelect,
+            "sessions_begin": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "sessions_end": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
         }
 
     # The rule set whose option fields the page showed (a hidden field inside the options'
@@ -347,6 +356,9 @@ class ClubSettingsForm(forms.ModelForm):
             self.add_error(
                 "table_money", "Please give the table money each person pays, e.g. 2.50."
             )
+        begin, end = cleaned.get("sessions_begin"), cleaned.get("sessions_end")
+        if begin is not None and end is not None and end <= begin:
+            self.add_error("sessions_end", SESSION_TIMES_MESSAGE)
         if self.errors:
             return cleaned
         ruleset = get_ruleset(self.rule_set_name)

@@ -655,6 +655,7 @@ def a_club_that_has_played(name: str, shared_login=None):
     from club.accounts import set_temporary_password
     from club.models import KeepApart
     from club.roles import make_coordinator
+    from club.week.models import SessionReply
     from games.start import start_play
     from scoring.recording import record_kong, record_win
     from scoring.standings import rebuild_results
@@ -678,6 +679,9 @@ def a_club_that_has_played(name: str, shared_login=None):
     # Recorded on the table's tablet (its card's key) by nobody's login.
     record_win(match, 2, Win(1, "discard", 2, 8), table_key=tonight.table_keys[1])
     correct_hand(match, 1, Win(0, "wall", None, 12), "Miscounted", by=boss)
+    SessionReply.objects.create(
+        session=tonight, member=members[0], answer="not_coming", note="Away", answered_by=boss
+    )
     played_history(club, matches=2, hands=3, by=boss)
     rebuild_results(Match.objects.filter(club=club))  # the history was written straight in
     return club

@@ -60,6 +60,8 @@ def wrong_value(field):
         return "yesterday evening"
     if isinstance(field, models.DateField):
         return "2026-02-30"
+    if isinstance(field, models.TimeField):
+        return "25:61"
     if isinstance(field, models.DecimalField):
         return "lots"
     if isinstance(field, models.UUIDField):

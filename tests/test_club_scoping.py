@@ -144,6 +144,11 @@ def _calls(world) -> dict:
         "ended_with_its_evening": (a.session.pk, 1, [a.table_key.pk]),
         "for_tables": (a.session, [1]),
         "held_by_device": ([a.room_key.pk],),
+        "of_member": (a.seated,),
+        "for_session": (a.session,),
+        "for_member": (a.seated,),
+        "coming": (),
+        "not_coming": (),
         "count_sessions_attended": (
             [a.seated],
             datetime.date(2026, 1, 1),
@@ -335,6 +340,7 @@ def test_club_rows_are_the_six_named():
     labels = sorted(m._meta.label for m in club_rows())
     assert labels == [
         "club.Attendance",
+        "club.SessionReply",
         "games.Match",
         "games.TableKey",
         "scoring.Hand",

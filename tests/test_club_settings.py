@@ -23,6 +23,8 @@ def settings_post(club: Club, **changes) -> dict:
         "starting_tally": "",
         "odd_tables": club.odd_tables,
         "spread_beginners": "on",
+        "sessions_begin": f"{club.sessions_begin:%H:%M}",
+        "sessions_end": f"{club.sessions_end:%H:%M}",
     }
     for key, default in ruleset.option_defaults.items():
         if not isinstance(default, bool):

@@ -29,6 +29,7 @@ from django.conf import settings
 from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
+from club.calendar_feed.models import CalendarAddress
 from club.models import Club, KeepApart, Member, Seat, Session
 from club.seating.changes import make_seating
 from club.unavailable import server_error
@@ -85,6 +86,7 @@ def evening_in_play(club):
     demo's member login sits. Returns what the URLs and roles need."""
     club.rule_set = "u3a"  # kong chips and goulash hands on the table pages
     club.show_dice = True
+    club.public_calendar = True  # its feed is one of the pages
     club.save()
     brian = Member.objects.get(user__username=MEMBER_LOGIN[0])
     brian.fixed_table = 1
@@ -114,6 +116,7 @@ def evening_in_play(club):
     )
     keys = TableKey.objects.for_tables(tonight, [1])  # as the Table keys page issues them
     return {
+        "calendar_token": CalendarAddress.renew(brian).token,
         "table_key": keys[1],
         "club": club,
         "session": tonight,

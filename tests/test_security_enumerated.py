@@ -20,6 +20,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from club.calendar_feed.models import CalendarAddress
 from club.models import Club, KeepApart, Member, Session
 from games.models import Match, RoomKey, TableKey
 from games.start import start_play
@@ -93,6 +94,8 @@ WRITES = {
     "login": OPEN,
     "logout": OPEN,
     "password_change": SIGNED_IN,
+    # A member's own calendar address, made or renewed by the page's button only.
+    "club:calendar_renew": SIGNED_IN,
     "password_reset": OPEN,
     "password_reset_confirm": OPEN,  # needs the emailed token; walked with a wrong one
     "api_score": OPEN,  # public scoring API: stores nothing
@@ -135,6 +138,7 @@ def world(club):
     pair: real ids for every URL."""
     club.rule_set = "u3a"
     club.show_dice = True
+    club.public_calendar = True  # its feed is one of the pages
     club.save()
     session = seated_session(club, sizes=(4, 4))
     start_play(session)
@@ -160,6 +164,7 @@ def world(club):
     keys = TableKey.objects.for_tables(session, [1, 2])
     room_key = RoomKey.for_club(club)  # as the coordinator's first visit to the room card
     return {
+        "calendar_token": CalendarAddress.renew(seated).token,
         "room_key": room_key,
         "table_key": keys[1],
         "keys": keys,
@@ -210,6 +215,10 @@ def kwargs_for(name, keys, world):
             values[key] = "wrong-token"
         elif key == "code":
             values[key] = world["table_key"].code
+        elif key == "calendar_token":
+            values[key] = world["calendar_token"]
+        elif key == "slug":
+            values[key] = world["club"].slug
         else:
             raise AssertionError(f"{name}: say which object fills <{key}> in kwargs_for")
     return values

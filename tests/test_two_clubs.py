@@ -46,7 +46,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # Arguments that name a row of a club by its id or its secret (a table key's code); a
 # table's `number` is the same in every club; a password reset link names a login, which
 # is the site's.
-CLUB_IDS = {"pk", "session_id", "member_pk", "pair_pk", "code"}
+CLUB_IDS = {"pk", "session_id", "member_pk", "pair_pk", "code", "calendar_token", "slug"}
 NOT_A_CLUBS_ROW = {"password_reset_confirm"}
 REFUSALS = {302, 403, 404, 405}
 # A statement that changes the database (after one, the other club's rows are compared).
@@ -82,6 +82,8 @@ def ids_of(world) -> dict:
         "pair": world.pair,
         "coordinator": world.coordinator,
         "table_key": world.table_key,
+        "calendar_token": world.calendar_token,
+        "club": world.club,
     }
 
 

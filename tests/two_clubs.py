@@ -19,9 +19,11 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from club.calendar_feed.models import CalendarAddress
 from club.models import Club, KeepApart, Member, Session
 from club.roles import make_coordinator
 from club.scoping import ClubScopedManager
+from club.week.models import ReplyAnswer, SessionReply
 from games.models import Match, RoomKey, TableKey
 from games.start import start_play
 from scoring.corrections import correct_hand
@@ -61,6 +63,7 @@ class ClubWorld:
     # Figures only this club's data holds (hand totals, tallies, results), looked for as
     # whole numbers in a page's visible text.
     figures: set[int] = field(default_factory=set)
+    calendar_token: str = ""  # the seated member's calendar address's
 
     def url(self, path: str) -> str:
         """`path` (as reverse() gives it) at this club's address."""
@@ -82,6 +85,7 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
         rule_set="u3a",
         show_dice=True,
         standings_visibility=Club.Visibility.PUBLIC,  # the most any visitor can see
+        public_calendar=True,
         starting_tally=starting_tally,
     )
     coordinator = UserFactory(username=f"{tag.lower()}boss")
@@ -122,6 +126,16 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
     next_week = session_on(club, next_day, status=Session.Status.PLANNED)
     next_week.venue, next_week.notes = f"{tag} Lighthouse", f"{tag} note of next week"
     next_week.save()
+    # Answers to "are you coming?" for next week, one with a note only this club may show.
+    SessionReply.objects.create(
+        session=next_week,
+        member=plain_member,
+        answer=ReplyAnswer.COMING,
+        note=f"{tag} reply note",
+        answered_by=plain_member.user,
+    )
+    SessionReply.objects.create(session=next_week, member=seated, answer=ReplyAnswer.NOT_COMING)
+    calendar = CalendarAddress.renew(seated)  # the seated member's private calendar
 
     start_play(session)
     match = Match.objects.get(session=session, table_number=1)
@@ -151,10 +165,16 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
         words += [evening.venue, evening.notes]
     for day in dates:
         words += _dates_in_words(day)
-    words += [f"{tag} corrected the total", seated.user.username, plain_member.user.username]
+    words += [
+        f"{tag} reply note",
+        f"{tag} corrected the total",
+        seated.user.username,
+        plain_member.user.username,
+    ]
     words.append(coordinator.username)
     words += [code for key in keys.values() for code in (key.code, key.shown_code)]
     words += [room_key.code, room_key.shown_code]
+    words.append(calendar.token)
     figures = {totals[0]}
     for m in (match, other_match, *Match.objects.filter(session=last_week)):
         figures.update(abs(t) for t in m.tallies() if t)
@@ -179,6 +199,7 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
         room_key=room_key,
         words=sorted(set(words)),
         figures=figures,
+        calendar_token=calendar.token,
     )
 
 

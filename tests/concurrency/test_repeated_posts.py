@@ -17,7 +17,8 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from club.models import Attendance, Club, Member, Session
+from club.calendar_feed.models import CalendarAddress
+from club.models import Attendance, Club, Coordinator, Member, Session
 from front.forms import ClubSettingsForm
 from games.models import Match
 from games.start import start_play
@@ -271,6 +272,20 @@ def _keyed(write):
     return case
 
 
+def calendar_renew(club) -> Case:
+    """A member's "Make my calendar address": pressed again (or in twenty tabs), the
+    member still has one address (the last made; the others open nothing)."""
+    login = Coordinator.objects.filter(club=club).latest("pk").user
+    member = MemberFactory(club=club, user=login)
+    return Case(
+        reverse("club:calendar_renew"),
+        {"renew": "yes"},
+        lambda: CalendarAddress.objects.filter(member=member).count(),
+        1,
+        ("your calendar",),
+    )
+
+
 WRITES = [
     win,
     draw,
@@ -284,6 +299,7 @@ WRITES = [
     check_in,
     walk_in,
     club_settings,
+    calendar_renew,
 ]
 
 
