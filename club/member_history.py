@@ -29,12 +29,18 @@ class Change:
     what: str
 
 
+# The details in the order the member's page lists them.
+ORDER = [field.name for field in Member._meta.fields]
+# Details whose own label (the form's) reads oddly in a line of history.
+LABELS = {
+    "user": "login",
+    "is_active": "active or lapsed",
+    "contact_sharing": "who may see the email and phone",
+}
+
+
 def _label(name: str) -> str:
-    if name == "user":
-        return "login"
-    if name == "is_active":
-        return "active or lapsed"
-    return str(Member._meta.get_field(name).verbose_name)
+    return LABELS.get(name) or str(Member._meta.get_field(name).verbose_name)
 
 
 def _in_words(names: list[str]) -> str:
@@ -89,7 +95,8 @@ def changes(member: Member) -> list[Change]:
             what = "details changed"
         else:
             delta = record.diff_against(records[index - 1])
-            names = [_label(c.field) for c in delta.changes if c.field not in NOT_SHOWN]
+            fields = sorted(delta.changed_fields, key=ORDER.index)
+            names = [_label(name) for name in fields if name not in NOT_SHOWN]
             if not names:
                 continue  # saved as it was
             what = f"{_in_words(names)} changed"

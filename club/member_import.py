@@ -36,7 +36,7 @@ COLUMNS = {
     "name": ("Name", ("name", "full name", "member", "member name")),
     "table_name": (
         "Name at the table",
-        ("name at the table", "name at table", "table name", "short name"),
+        ("name at the table", "name at table", "table name", "short name", "known as"),
     ),
     "email": ("Email", ("email", "e-mail", "email address", "e-mail address")),
     "phone": (
