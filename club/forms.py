@@ -85,7 +85,7 @@ class MemberForm(forms.ModelForm):
         label="First password",
         required=False,
         widget=forms.PasswordInput(render_value=True),
-        help_text="Tell the member; they can change it under Password.",
+        help_text="Tell the member; they can change it under My details.",
     )
     form_token = forms.UUIDField(required=False, widget=forms.HiddenInput)
 

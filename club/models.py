@@ -333,7 +333,7 @@ class MemberQuerySet(models.QuerySet):
 
     def search(self, q: str = "", show: str = SHOW_ACTIVE) -> "MemberQuerySet":
         """Members matching every word of `q` (in the name, name at the table, email or
-        phone), filtered by status, A to Z by full name."""
+        phone, or their membership number), filtered by status, A to Z by full name."""
         members = self
         if show == self.SHOW_ACTIVE:
             members = members.filter(is_active=True, is_guest=False)
@@ -347,6 +347,7 @@ class MemberQuerySet(models.QuerySet):
                 | Q(table_name__icontains=word)
                 | Q(email__icontains=word)
                 | Q(phone__icontains=word)
+                | Q(membership_number__iexact=word)
             )
         return members.select_related("user").order_by(Lower("name"), "pk")
 

@@ -97,3 +97,10 @@ def test_the_coordinator_sees_and_edits_them_on_the_members_pages(coordinator_cl
     coordinator_client.post(edit, {**data, "membership_number": "1003"})
     ann.refresh_from_db()
     assert (ann.membership_number, ann.membership_status) == ("1003", "current")
+
+
+def test_the_members_list_finds_a_member_by_their_number(coordinator_client, club):
+    MemberFactory(club=club, name="Ann Lee", membership_number="1001")
+    MemberFactory(club=club, name="Bob Ray", membership_number="10010")
+    page = coordinator_client.get(reverse("club:member_list"), {"q": "1001"}).content.decode()
+    assert "Ann Lee" in page and "Bob Ray" not in page
