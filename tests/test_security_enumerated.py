@@ -6,7 +6,8 @@
 - Every data-changing URL refuses a POST without a CSRF token, and every page's POST forms
   carry the token (htmx requests carry it through <body hx-headers>).
 - No page an anonymous visitor or a plain member can open shows another member's email,
-  phone or notes, or a session's private notes.
+  phone or notes, or a session's private notes; a member sees another's email and phone
+  only where that member shares them with all members.
 """
 
 import datetime
