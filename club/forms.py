@@ -28,6 +28,18 @@ from .names import (
 # --- Members, sessions and attendance -------------------------------------------------
 
 
+def check_table_name_free(club: Club, table_name: str, member: Member) -> None:
+    """Refuse a name at the table another member of `club` has (any case)."""
+    clash = Member.objects.filter(club=club, table_name__iexact=table_name)
+    if member.pk:
+        clash = clash.exclude(pk=member.pk)
+    if clash.exists():
+        raise forms.ValidationError(
+            f"Another member is already called “{table_name}” at the table. "
+            "Please choose a different name at the table, e.g. add an initial."
+        )
+
+
 class MemberForm(forms.ModelForm):
     """A member's details, and optionally their login.
 
@@ -73,7 +85,7 @@ class MemberForm(forms.ModelForm):
         label="First password",
         required=False,
         widget=forms.PasswordInput(render_value=True),
-        help_text="Tell the member; they can change it under Password.",
+        help_text="Tell the member; they can change it under My details.",
     )
     form_token = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
@@ -84,6 +96,8 @@ class MemberForm(forms.ModelForm):
             "table_name",
             "email",
             "phone",
+            "membership_number",
+            "membership_status",
             "joined",
             "is_active",
             "is_guest",
@@ -150,15 +164,21 @@ class MemberForm(forms.ModelForm):
                 code="no_letter",
             )
         if table_name:
-            clash = Member.objects.filter(club=self.club, table_name__iexact=table_name)
+            check_table_name_free(self.club, table_name, self.instance)
+        return table_name
+
+    def clean_membership_number(self):
+        number = " ".join(self.cleaned_data.get("membership_number", "").split())
+        if number:
+            clash = Member.objects.filter(club=self.club, membership_number=number)
             if self.instance.pk:
                 clash = clash.exclude(pk=self.instance.pk)
             if clash.exists():
                 raise forms.ValidationError(
-                    f"Another member is already called “{table_name}” at the table. "
-                    "Please choose a different name at the table, e.g. add an initial."
+                    f"Membership number {number} is already {clash.first().name}'s",
+                    code="taken",
                 )
-        return table_name
+        return number
 
     def clean(self):
         cleaned = super().clean()
@@ -311,6 +331,60 @@ class KeepApartForm(forms.Form):
 
     def save(self) -> KeepApart:
         return self.member.keep_apart_from(self.cleaned_data["other"], self.cleaned_data["reason"])
+
+
+class MyDetailsForm(forms.ModelForm):
+    """A member's own details in one club: email, phone, name at the table, and who may see
+    the email and phone. Another club's details of the same login are that club's member."""
+
+    class Meta:
+        model = Member
+        fields = ["table_name", "email", "phone", "contact_sharing"]
+        widgets = {
+            "phone": forms.TextInput(attrs={"type": "tel", "autocomplete": "tel"}),
+            "email": forms.EmailInput(attrs={"autocomplete": "email"}),
+            "contact_sharing": forms.RadioSelect,
+        }
+        labels = {
+            "table_name": "Your name at the table",
+            "contact_sharing": "Who may see your email and phone",
+        }
+        help_texts = {
+            "table_name": "Shown on the seating, the table's page and the standings.",
+            "contact_sharing": "The coordinators always see them, to run the club.",
+        }
+        error_messages = {
+            "email": {"invalid": "Please type a whole email address, like ann@example.com."},
+        }
+
+    def clean_table_name(self):
+        table_name = tidy_name(self.cleaned_data.get("table_name", ""))
+        if not has_a_letter(table_name):
+            raise forms.ValidationError(
+                "Please type your name at the table, with at least one letter we can show.",
+                code="no_letter",
+            )
+        check_table_name_free(self.instance.club, table_name, self.instance)
+        return table_name
+
+    def clean_phone(self):
+        return " ".join(self.cleaned_data.get("phone", "").split())
+
+    @transaction.atomic
+    def save(self) -> bool:
+        """Save what changed, under a lock on the member's row: the same form posted again
+        (or twenty times at once) finds nothing to change, so it is one change and one line
+        of the member's history. Returns whether anything changed."""
+        member = Member.objects.select_for_update().get(pk=self.instance.pk)
+        changed = [
+            name for name in self.Meta.fields if getattr(member, name) != self.cleaned_data[name]
+        ]
+        if not changed:
+            return False
+        for name in changed:
+            setattr(member, name, self.cleaned_data[name])
+        member.save(update_fields=changed)
+        return True
 
 
 class SessionForm(forms.ModelForm):

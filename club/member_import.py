@@ -21,6 +21,7 @@ from django import forms
 from django.core import signing
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from simple_history.utils import bulk_create_with_history
 
 from club import csv_export
 from club.forms import MemberForm
@@ -35,7 +36,7 @@ COLUMNS = {
     "name": ("Name", ("name", "full name", "member", "member name")),
     "table_name": (
         "Name at the table",
-        ("name at the table", "name at table", "table name", "short name"),
+        ("name at the table", "name at table", "table name", "short name", "known as"),
     ),
     "email": ("Email", ("email", "e-mail", "email address", "e-mail address")),
     "phone": (
@@ -43,6 +44,19 @@ COLUMNS = {
         ("phone", "telephone", "phone number", "telephone number", "tel", "mobile"),
     ),
     "beginner": ("Beginner", ("beginner",)),
+    # As the U3A membership system's export names them.
+    "membership_number": (
+        "Membership No",
+        (
+            "membership no",
+            "mem no",
+            "membership number",
+            "member no",
+            "member number",
+            "mem number",
+        ),
+    ),
+    "membership_status": ("Status", ("status", "membership status", "mem status")),
 }
 HEADINGS = [heading for heading, _ in COLUMNS.values()]
 HEADINGS_IN_WORDS = ", ".join(HEADINGS[:-1]) + " and " + HEADINGS[-1]
@@ -53,11 +67,27 @@ LABELS = {
     "email": "email",
     "phone": "phone",
     "beginner": "beginner",
+    "membership_number": "membership number",
+    "membership_status": "status",
+}
+# The membership system's statuses, as the member's `membership_status` keeps them.
+STATUSES = {
+    "current": Member.MembershipStatus.CURRENT,
+    "lapsed": Member.MembershipStatus.LAPSED,
+    "": Member.MembershipStatus.UNKNOWN,
 }
 YES = {"yes", "y", "true", "1"}
 NO = {"no", "n", "false", "0", ""}
 
-TEMPLATE_EXAMPLE = ["Ann Lee", "Ann", "ann.lee@example.com", "01234 567890", "no"]
+TEMPLATE_EXAMPLE = [
+    "Ann Lee",
+    "Ann",
+    "ann.lee@example.com",
+    "01234 567890",
+    "no",
+    "1234",
+    "Current",
+]
 
 
 def template_csv() -> str:
@@ -132,6 +162,8 @@ class ImportRow:
     email: str = ""
     phone: str = ""
     beginner: str = ""
+    membership_number: str = ""
+    membership_status: str = ""
     # Left empty in the spreadsheet, so made from the first name as the add form does.
     table_name_made: bool = False
     problems: list[str] = field(default_factory=list)
@@ -295,6 +327,7 @@ def _columns(header: list[str], batch: MemberImport) -> dict[int, str]:
 
 def _check_rows(rows: list[ImportRow], club: Club) -> None:
     existing = list(club.members.values("name", "table_name", "is_active", "is_guest"))
+    first_with_number: dict[str, int] = {}
     by_name = {_plain(m["name"]).lower(): m for m in existing}
     by_table_name = {m["table_name"].lower(): m for m in existing}
     first_with_name: dict[str, int] = {}
@@ -306,12 +339,27 @@ def _check_rows(rows: list[ImportRow], club: Club) -> None:
             row.problems.append(
                 f"beginner “{_shown(row.beginner)}” should be yes or no (or left empty for no)"
             )
+        status = STATUSES.get(row.membership_status.strip().lower())
+        if status is None:
+            row.problems.append(
+                f"status “{_shown(row.membership_status)}” should be Current or Lapsed "
+                "(or left empty)"
+            )
+        number = " ".join(row.membership_number.split())
+        if number and number in first_with_number:
+            row.problems.append(
+                f"same membership number as row {first_with_number[number]} (“{number}”)"
+            )
+        elif number:
+            first_with_number[number] = row.number
         form = MemberForm(
             {
                 "name": row.name,
                 "table_name": row.table_name,
                 "email": row.email,
                 "phone": row.phone,
+                "membership_number": number,
+                "membership_status": status or "",
                 "joined": today,
                 "is_active": "on",
                 "experience": Member.Experience.BEGINNER
@@ -384,6 +432,8 @@ def _shown(value: str) -> str:
 def _form_problem(name: str, row: ImportRow, error) -> str:
     label = LABELS.get(name, name.replace("_", " "))
     value = _shown(getattr(row, name, ""))
+    if error.code == "taken":  # says the number and whose it is
+        return " ".join(error.messages).rstrip(".")
     if error.code == "required":
         return f"the {label} is missing"
     if error.code == "no_letter":  # quoting it would show empty quotes
@@ -431,17 +481,23 @@ def import_members(text: str, batch_token: uuid.UUID, club: Club) -> ImportRepor
         return ImportReport(batch=batch)
     try:
         with transaction.atomic():
-            Member.objects.bulk_create(
-                Member(
-                    club=club,
-                    name=row.cleaned["name"],
-                    table_name=row.cleaned["table_name"],
-                    email=row.cleaned["email"],
-                    phone=row.cleaned["phone"],
-                    experience=row.cleaned["experience"],
-                    form_token=token,
-                )
-                for row, token in zip(batch.rows, tokens, strict=True)
+            # With a line of history each ("added to the club", by the coordinator).
+            bulk_create_with_history(
+                [
+                    Member(
+                        club=club,
+                        name=row.cleaned["name"],
+                        table_name=row.cleaned["table_name"],
+                        email=row.cleaned["email"],
+                        phone=row.cleaned["phone"],
+                        membership_number=row.cleaned["membership_number"],
+                        membership_status=row.cleaned["membership_status"],
+                        experience=row.cleaned["experience"],
+                        form_token=token,
+                    )
+                    for row, token in zip(batch.rows, tokens, strict=True)
+                ],
+                Member,
             )
     except IntegrityError:
         # The same batch posted at the same moment got there first, or someone took a name

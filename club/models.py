@@ -18,6 +18,7 @@ from django.db.models import F, ProtectedError, Q
 from django.db.models.functions import Coalesce, Lower
 from django.utils import timezone
 from django.utils.formats import date_format
+from simple_history.models import HistoricalRecords
 
 from club.addresses import SLUG_MESSAGE, validate_club_slug  # noqa: F401 (used by migrations)
 from club.refusals import Refused
@@ -363,7 +364,7 @@ class MemberQuerySet(models.QuerySet):
 
     def search(self, q: str = "", show: str = SHOW_ACTIVE) -> "MemberQuerySet":
         """Members matching every word of `q` (in the name, name at the table, email or
-        phone), filtered by status, A to Z by full name."""
+        phone, or their membership number), filtered by status, A to Z by full name."""
         members = self
         if show == self.SHOW_ACTIVE:
             members = members.filter(is_active=True, is_guest=False)
@@ -377,6 +378,7 @@ class MemberQuerySet(models.QuerySet):
                 | Q(table_name__icontains=word)
                 | Q(email__icontains=word)
                 | Q(phone__icontains=word)
+                | Q(membership_number__iexact=word)
             )
         return members.select_related("user").order_by(Lower("name"), "pk")
 
@@ -432,12 +434,39 @@ class MemberQuerySet(models.QuerySet):
         return f"{first[:35]} {n}"
 
 
+class ClubScopedHistory(models.Model):
+    """Base of a model's history rows (django-simple-history): they are club data, read
+    through the club's scope like the rows they record."""
+
+    objects = club_scoped()
+
+    class Meta:
+        abstract = True
+
+
 class Member(models.Model):
     """A club member. Many never log in: the coordinator records for them."""
 
     class Experience(models.TextChoices):
         BEGINNER = "beginner", "Beginner"
         EXPERIENCED = "experienced", "Experienced"
+
+    class Sharing(models.TextChoices):
+        """Who in the club may see the member's email and phone, besides the coordinators
+        (who always do, to run the club): the member's own choice. `contact_shown_to` is
+        the one rule every page and CSV asks."""
+
+        NOBODY = "nobody", "Nobody else: the coordinators keep them for club business only"
+        COORDINATORS = "coordinators", "The coordinators"
+        MEMBERS = "members", "All members of the club"
+
+    class MembershipStatus(models.TextChoices):
+        """As the U3A membership system says: whether this year's subscription is paid.
+        Not the club's own active/lapsed (`is_active`), which is about coming to play."""
+
+        UNKNOWN = "", "Not known"
+        CURRENT = "current", "Current"
+        LAPSED = "lapsed", "Lapsed"
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
     name = models.CharField("full name", max_length=120)
@@ -446,6 +475,25 @@ class Member(models.Model):
     )
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
+    contact_sharing = models.CharField(
+        "who may see your email and phone",
+        max_length=12,
+        choices=Sharing.choices,
+        default=Sharing.COORDINATORS,
+    )
+    membership_number = models.CharField(
+        "membership number",
+        max_length=20,
+        blank=True,
+        help_text="The member's number in the U3A membership system, if the club uses one.",
+    )
+    membership_status = models.CharField(
+        "membership (U3A)",
+        max_length=8,
+        choices=MembershipStatus.choices,
+        blank=True,
+        default=MembershipStatus.UNKNOWN,
+    )
     joined = models.DateField(default=timezone.localdate)
     is_active = models.BooleanField("active", default=True, help_text="Untick for a lapsed member.")
     experience = models.CharField(
@@ -478,6 +526,9 @@ class Member(models.Model):
     form_token = models.UUIDField(null=True, blank=True, unique=True, editable=False)
 
     objects = club_scoped(MemberQuerySet)
+    # Who changed what, and when (club/member_history.py); the one-time form token is no
+    # detail of the member.
+    history = HistoricalRecords(bases=[ClubScopedHistory], excluded_fields=["form_token"])
 
     class Meta:
         ordering = ["table_name", "name"]
@@ -490,6 +541,11 @@ class Member(models.Model):
             models.UniqueConstraint(fields=["club", "user"], name="one_member_per_login_per_club"),
             models.UniqueConstraint(
                 fields=["club", "table_name"], name="unique_table_name_per_club"
+            ),
+            models.UniqueConstraint(
+                fields=["club", "membership_number"],
+                condition=~Q(membership_number=""),
+                name="unique_membership_number_per_club",
             ),
             models.CheckConstraint(
                 condition=Q(fixed_table__isnull=True)
@@ -505,6 +561,25 @@ class Member(models.Model):
         if not self.table_name:
             self.table_name = self.name.split()[0] if self.name.split() else self.name
         super().save(*args, **kwargs)
+
+    def contact_shown_to(self, user) -> bool:
+        """Whether `user` may see this member's email and phone: the club's coordinators
+        always, the member themself, another member of the club only if this member shares
+        with all members. Every page and CSV that shows contact details asks this."""
+        from club.roles import is_coordinator  # roles reads this module's models
+
+        if not getattr(user, "is_authenticated", False):
+            return False
+        if is_coordinator(user, self.club_id) or (user.pk == self.user_id):
+            return True
+        if self.contact_sharing != self.Sharing.MEMBERS:
+            return False
+        viewers = user.__dict__.setdefault("_member_of", {})  # asked once per club a request
+        if self.club_id not in viewers:
+            viewers[self.club_id] = Member.objects.filter(
+                club=self.club_id, user=user, is_active=True
+            ).exists()
+        return viewers[self.club_id]
 
     @property
     def has_played(self) -> bool:

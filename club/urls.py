@@ -3,11 +3,12 @@
 from django.urls import include, path
 
 from .seating import views as seating_views
-from .views import attendance, members, sessions
+from .views import attendance, members, my_details, sessions
 
 app_name = "club"
 urlpatterns: list = [
     path("members/", members.member_list, name="member_list"),
+    path("contacts/", my_details.contacts, name="contacts"),
     path("members/add/", members.member_create, name="member_add"),
     path("members/import/", members.member_import, name="member_import"),
     path("members/import/confirm/", members.member_import_confirm, name="member_import_confirm"),

@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from club.login_names import AdminLoginForm
 from club.views import accounts as account_views
+from club.views import my_details
 from front import views as front_views
 from front.health import health
 from games import key_views
@@ -40,6 +41,7 @@ urlpatterns = [
         account_views.PasswordChangeView.as_view(),
         name="password_change",
     ),
+    path("accounts/details/", my_details.my_details, name="my_details"),
     path(
         "accounts/password/done/",
         auth_views.PasswordChangeDoneView.as_view(),

@@ -87,6 +87,8 @@ MODELS = (
     "scoring.kongchips",
     "scoring.correction",
 )
+# Not in it: the members' history of changes (club/member_history.py). A backup is the club
+# as it is now; the history names logins of this installation and details since changed.
 NAMED_BY_NATURAL_KEY = {"auth.group"}
 # The fields that name a row's rule set, its options and its table values.
 RULE_FIELDS = {

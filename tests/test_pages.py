@@ -107,7 +107,7 @@ def test_the_menu_page_lists_every_link_for_a_coordinator(coordinator_client):
         "Score a hand",
         "Settings",
         "Calendar",
-        "Password",
+        "My details",
         "Log out",
     ]
 
@@ -120,7 +120,7 @@ def test_the_menu_page_for_a_member_and_a_visitor(client, member_client):
         "Our rules",
         "Score a hand",
         "Calendar",
-        "Password",
+        "My details",
         "Log out",
     ]
     member_client.logout()

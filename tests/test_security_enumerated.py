@@ -6,7 +6,8 @@
 - Every data-changing URL refuses a POST without a CSRF token, and every page's POST forms
   carry the token (htmx requests carry it through <body hx-headers>).
 - No page an anonymous visitor or a plain member can open shows another member's email,
-  phone or notes, or a session's private notes.
+  phone or notes, or a session's private notes; a member sees another's email and phone
+  only where that member shares them with all members.
 """
 
 import datetime
@@ -96,6 +97,7 @@ WRITES = {
     "password_change": SIGNED_IN,
     # A member's own calendar address, made or renewed by the page's button only.
     "club:calendar_renew": SIGNED_IN,
+    "my_details": SIGNED_IN,  # the login's own member only
     "password_reset": OPEN,
     "password_reset_confirm": OPEN,  # needs the emailed token; walked with a wrong one
     "api_score": OPEN,  # public scoring API: stores nothing
@@ -400,21 +402,33 @@ def test_the_token_on_body_lets_htmx_requests_through(world):
 
 def test_no_page_shows_another_members_contact_details_or_notes(world):
     """Email, phone and notes planted on every member (and notes on the sessions) appear on no
-    page an anonymous visitor or a member can open, except the member's own; the public never
-    sees a full name either, only names at the table."""
+    page an anonymous visitor or a member can open, except the member's own and the email
+    and phone of a member who shares them with all members (every page and CSV, as htmx
+    asks too): those a member sees, on the club's contact list; the public never sees a
+    full name either, only names at the table. Members share in turn with nobody, the
+    coordinators and all members."""
     club = world["club"]
     club.standings_visibility = Club.Visibility.PUBLIC
     club.save()
     private = {}
+    shared = {}  # what a member of the club may see: the email and phone of those who share
     surnames = []
-    for n, member in enumerate(Member.objects.all()):
+    sharing = list(Member.Sharing)
+    for n, member in enumerate(Member.objects.order_by("pk")):
         member.email = f"secret{n}@private.example"
         member.phone = f"07700 90{n:04d}"
         member.notes = f"Private note number {n} xyzzy"
         member.name = f"Fullname{n} Hidden-Surname{n}"
+        member.contact_sharing = sharing[n % len(sharing)]
         member.save()
         private[member.pk] = [member.email, member.phone, member.notes]
+        if member.contact_sharing == Member.Sharing.MEMBERS:
+            shared[member.pk] = [member.email, member.phone]
         surnames.append(f"Hidden-Surname{n}")
+    # The seated member, whom the plain member is kept apart from, allowed nothing.
+    world["seated"].refresh_from_db()
+    assert world["seated"].contact_sharing != Member.Sharing.MEMBERS
+    assert len(shared) >= 2
     Session.objects.update(notes="Session note plugh")
     viewers = {
         "anonymous": (None, None),
@@ -423,7 +437,9 @@ def test_no_page_shows_another_members_contact_details_or_notes(world):
     }
     opened = 0
     for who, (user, own) in viewers.items():
+        allowed = set() if user is None else set(shared)
         planted = [v for pk, values in private.items() if pk != own for v in values]
+        planted = [v for v in planted if user is None or not any(v in shared[pk] for pk in shared)]
         planted.append("Session note plugh")
         # The tables' keys and the room card are the coordinators' to hand out: no
         # member's page shows one.
@@ -431,6 +447,7 @@ def test_no_page_shows_another_members_contact_details_or_notes(world):
         planted += [world["room_key"].code, world["room_key"].shown_code]
         if user is None:
             planted += surnames
+        seen = set()
         client = client_for(user)
         for name, url in urls(world):
             for extra in ({}, HTMX):
@@ -444,4 +461,7 @@ def test_no_page_shows_another_members_contact_details_or_notes(world):
                 text = body.decode()
                 leaked = [value for value in planted if value in text]
                 assert leaked == [], (who, name, url, leaked)
+                seen |= {pk for pk in allowed & set(shared) if shared[pk][0] in text}
+        # ... and where a member allowed it, other members do see it.
+        assert seen == (set(shared) if user is not None else set()), who
     assert opened > 40  # the walk really opened the pages

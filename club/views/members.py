@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
-from club import accounts
+from club import accounts, member_history
 from club import member_import as importing
 from club.forms import KeepApartForm, MemberForm, MemberSearchForm
 from club.models import Member, Session
@@ -151,6 +151,7 @@ def _detail_context(member: Member, keep_apart_form: KeepApartForm | None = None
         "last_attended": sessions.order_by("-date").first(),
         "kept_apart": member.keep_aparts(),
         "keep_apart_form": keep_apart_form or KeepApartForm(member=member),
+        "history": member_history.changes(member),
     }
 
 

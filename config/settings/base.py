@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",
     "csp",
+    # Who changed a member's details (club/member_history.py).
+    "simple_history",
     "club",
     "games",
     "scoring",
@@ -71,6 +73,8 @@ MIDDLEWARE = [
     # Pages shown to a login are never kept by a browser or a proxy (club/no_store.py).
     "club.no_store.NoStoreForSessionsMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # The login a change to a member is recorded against (club/member_history.py).
+    "simple_history.middleware.HistoryRequestMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",

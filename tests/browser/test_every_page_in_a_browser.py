@@ -51,6 +51,23 @@ def look_at(page, url: str, where: str) -> list[str]:
     return found + wider_than_the_screen(page, f"{where} at 1024")
 
 
+def my_details_refused(page, base: str) -> list[str]:
+    """My details with its errors showing (an email that is not one), at both sizes, with a
+    screenshot of each in test-results/my-details/."""
+    found = []
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.goto(base + reverse("my_details"))
+        page.get_by_label("Email").fill("not-an-email")
+        page.get_by_role("button", name="Save my details").click()
+        page.locator("#id_email_error").wait_for()
+        where = f"My details refused at {size}"
+        found += axe_violations(page, where) + small_targets(page, where)
+        found += wider_than_the_screen(page, where)
+        page.screenshot(path=f"test-results/my-details/{size}.png", full_page=True)
+    return found
+
+
 def test_every_page_as_everyone_passes_axe_and_fits_phone_and_tablet(
     live_server, browser, demo_club, settings
 ):
@@ -81,6 +98,8 @@ def test_every_page_as_everyone_passes_axe_and_fits_phone_and_tablet(
             if opens(client, url):
                 problems += look_at(page, base + url, f"{url} as {role}")
                 looked += 1
+        if role == "a member seated at table 1":
+            problems += my_details_refused(page, base)
         context.close()
 
     # Table 1's tablet, opened by its card: the pages a card opens.

@@ -172,7 +172,7 @@ def test_unknown_columns_are_refused_by_name(club):
     assert problems("Name,Address,Email,Birthday\nAnn Lee,1 High St,,\n", club) == [
         "These columns are not known: “Address”, “Birthday”. Please delete them from the "
         "spreadsheet, or rename them: the columns can be Name, Name at the table, Email, "
-        "Phone and Beginner."
+        "Phone, Beginner, Membership No and Status."
     ]
 
 
@@ -398,7 +398,9 @@ def test_the_template_downloads_and_reads_back_as_one_ready_row(coordinator_clie
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="members-template.csv"'
     data = response.content
-    assert data.startswith(b"\xef\xbb\xbfName,Name at the table,Email,Phone,Beginner\r\n")
+    assert data.startswith(
+        b"\xef\xbb\xbfName,Name at the table,Email,Phone,Beginner,Membership No,Status\r\n"
+    )
     batch = read(decode(data), club)
     assert batch.is_clean
     assert [(r.name, r.table_name, r.email) for r in batch.rows] == [

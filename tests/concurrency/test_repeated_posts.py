@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from html import unescape
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from club.calendar_feed.models import CalendarAddress
@@ -258,6 +259,26 @@ def club_settings(club) -> Case:
     )
 
 
+def my_details(club) -> Case:
+    """A member's own details: the coordinator (made just before) is a member here too."""
+    login = get_user_model().objects.filter(coordinator_roles__club=club).latest("pk")
+    member = MemberFactory(club=club, user=login)
+    mine = {"table_name": "Annie", "email": "annie@example.com", "phone": "01234 567890"}
+
+    def count():
+        after = Member.objects.get(pk=member.pk)
+        # The details, and the lines of history: the adding and one change.
+        return [getattr(after, name) for name in mine], member.history.count()
+
+    return Case(
+        reverse("my_details"),
+        {**mine, "contact_sharing": Member.Sharing.MEMBERS},
+        count,
+        (list(mine.values()), 2),
+        ("your details were already saved", "your details are saved"),
+    )
+
+
 def _keyed(write):
     """`write` as the table page's outbox sends it: with its one-time key (sent_key), which
     a repeat finds already kept ("That was saved already.")."""
@@ -300,6 +321,7 @@ WRITES = [
     walk_in,
     club_settings,
     calendar_renew,
+    my_details,
 ]
 
 
