@@ -82,7 +82,11 @@ def erase(
     erased already (the same request sent twenty times has one effect). Only a lapsed
     member's (`lapse` marks an active one as lapsed first: an older backup restored)."""
     with transaction.atomic():
-        member = Member.objects.select_for_update().select_related("club", "user").get(pk=member.pk)
+        member = (
+            Member.objects.select_for_update(of=("self",))
+            .select_related("club", "user")
+            .get(pk=member.pk)
+        )
         if is_erased(member):
             return None
         if member.is_active and not lapse:
