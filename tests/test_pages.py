@@ -106,6 +106,7 @@ def test_the_menu_page_lists_every_link_for_a_coordinator(coordinator_client):
         "Our rules",
         "Score a hand",
         "Settings",
+        "My data",
         "Password",
         "Log out",
     ]
@@ -118,6 +119,7 @@ def test_the_menu_page_for_a_member_and_a_visitor(client, member_client):
         "Last week's tables",
         "Our rules",
         "Score a hand",
+        "My data",
         "Password",
         "Log out",
     ]
