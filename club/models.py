@@ -3,6 +3,7 @@
 import datetime
 import functools
 import secrets
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -122,6 +123,14 @@ TABLE_MONEY_MESSAGE = "The table money must be between 0 and 100."
 SESSION_TIMES_MESSAGE = "Sessions must end after they begin, on the same day."
 MAX_ABSENT_ALERT = 52
 ABSENT_ALERT_MESSAGE = "The sessions missed without a word must be between 1 and 52."
+
+
+ERASE_AFTER_MESSAGE = "Please give a number of months from 1 to 120, or leave it empty."
+
+
+class FormerMemberNames(models.TextChoices):
+    NUMBER = "number", "“Former member” and a number"
+    INITIALS = "initials", "Their initials"
 
 
 class Club(models.Model):
@@ -249,6 +258,26 @@ class Club(models.Model):
         choices=Visibility.choices,
         default=Visibility.MEMBERS,
     )
+    # Members' data (club/privacy/): how long a leaver's contact details are kept, what an
+    # erased member is called, and the club's own privacy notice (empty: the standard one).
+    erase_after_months = models.PositiveSmallIntegerField(
+        "erase a leaver's contact details after (months)",
+        null=True,
+        blank=True,
+        validators=[
+            MinValueValidator(1, ERASE_AFTER_MESSAGE),
+            MaxValueValidator(120, ERASE_AFTER_MESSAGE),
+        ],
+        help_text="Months after a member is marked as lapsed. Leave empty to keep them "
+        "until a coordinator erases them.",
+    )
+    former_member_names = models.CharField(
+        "an erased member is shown as",
+        max_length=10,
+        choices=FormerMemberNames.choices,
+        default=FormerMemberNames.NUMBER,
+    )
+    privacy_notice = models.TextField("privacy notice", blank=True)
 
     objects = ClubQuerySet.as_manager()
 
@@ -524,6 +553,11 @@ class Member(models.Model):
     # The one-time token of the "Add a member" form that created this member: the same form
     # posted again (a double tap, a retry) finds this member instead of adding a second.
     form_token = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    # The member's own lasting id: it travels in backups (unlike the row's id), so an older
+    # backup restored later is recognised as holding a member erased since (club/privacy/).
+    uid = models.UUIDField(default=uuid.uuid4, editable=False, db_index=True)
+    # When they were marked as lapsed: a club may erase contact details some months after.
+    retired_on = models.DateField(null=True, blank=True, editable=False)
 
     objects = club_scoped(MemberQuerySet)
     # Who changed what, and when (club/member_history.py); the one-time form token is no
@@ -560,6 +594,13 @@ class Member(models.Model):
     def save(self, *args, **kwargs):
         if not self.table_name:
             self.table_name = self.name.split()[0] if self.name.split() else self.name
+        # The day they were marked as lapsed, however that was done (retire, the form).
+        if self.is_active:
+            self.retired_on = None
+        elif self.retired_on is None:
+            self.retired_on = timezone.localdate()
+        if kwargs.get("update_fields") is not None and "is_active" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "retired_on"}
         super().save(*args, **kwargs)
 
     def contact_shown_to(self, user) -> bool:
@@ -1183,6 +1224,7 @@ class Seat(models.Model):
 
 
 from club.calendar_feed.models import CalendarAddress  # noqa: E402, F401 (registers the model)
+from club.privacy.models import Erasure  # noqa: E402, F401 (registers the model)
 
 # The week's answers ("coming" / "not this week") live in their feature's folder.
 from club.week.models import ReplyAnswer, SessionReply  # noqa: E402, F401

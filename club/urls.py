@@ -3,7 +3,7 @@
 from django.urls import include, path
 
 from .seating import views as seating_views
-from .views import attendance, members, my_details, sessions
+from .views import attendance, members, my_details, privacy, sessions
 
 app_name = "club"
 urlpatterns: list = [
@@ -22,6 +22,7 @@ urlpatterns: list = [
     path("members/<int:pk>/retire/", members.member_retire, name="member_retire"),
     path("members/<int:pk>/reactivate/", members.member_reactivate, name="member_reactivate"),
     path("members/<int:pk>/delete/", members.member_delete, name="member_delete"),
+    path("members/<int:pk>/erase/", privacy.member_erase, name="member_erase"),
     path("members/<int:pk>/keep-apart/", members.keep_apart_add, name="keep_apart_add"),
     path(
         "members/<int:pk>/keep-apart/<int:pair_pk>/remove/",

@@ -5,6 +5,8 @@ from django.urls import include, path
 from club.login_names import AdminLoginForm
 from club.views import accounts as account_views
 from club.views import my_details
+from club.views import privacy as privacy_views
+from front import member_data_views
 from front import views as front_views
 from front.health import health
 from games import key_views
@@ -34,6 +36,15 @@ urlpatterns = [
     path("calendar/", include("club.calendar_feed.feed_urls")),
     path("settings/", front_views.club_settings, name="club_settings"),
     path("settings/backup/", front_views.club_backup, name="club_backup"),
+    path("privacy/", privacy_views.privacy_notice, name="privacy_notice"),
+    path(
+        "settings/members-data/",
+        privacy_views.members_data_settings,
+        name="members_data_settings",
+    ),
+    path("my-data/", member_data_views.my_data, name="my_data"),
+    path("my-data/my-data.csv", member_data_views.my_data_csv, name="my_data_csv"),
+    path("my-data/my-data.json", member_data_views.my_data_json, name="my_data_json"),
     path("accounts/login/", account_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", account_views.LogoutView.as_view(), name="logout"),
     path(

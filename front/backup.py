@@ -40,6 +40,7 @@ import io
 import json
 import os
 import re
+import uuid
 from collections.abc import Callable, Iterator
 
 from django.apps import apps
@@ -52,6 +53,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from club.addresses import RESERVED_SLUGS
+from club.privacy.erasure import erase_again
 from club.refusals import Refused
 from club.scoping import ClubRow, scope, scopes_disabled
 from games.models import new_code
@@ -71,6 +73,7 @@ MODELS = (
     "auth.user",
     "club.club",
     "club.member",
+    "club.erasure",
     "club.coordinator",
     "club.keepapart",
     "club.session",
@@ -106,6 +109,8 @@ def made_for_here(label: str, columns: dict) -> None:
       are not theirs here: it is dropped (the draft itself comes, as it was)."""
     if label == "games.tablekey":
         columns["code"] = new_code()
+    elif label == "club.member" and not columns.get("uid"):  # a file from before members had one
+        columns["uid"] = uuid.uuid4()
     elif label == "club.seatingplan":
         columns["undo"] = None
 
@@ -1106,6 +1111,9 @@ class Imported:
     logins_here: int
     # Usernames of the logins that came without a usable password (the file withheld it).
     without_password: list[str] = dataclasses.field(default_factory=list)
+    # Members this installation's erasure list names who came back with their details (an
+    # older backup): erased again, as they are called now (club/privacy/erasure.py).
+    erased_again: list[str] = dataclasses.field(default_factory=list)
 
 
 def import_club(source, slug: str | None = None) -> Imported:
@@ -1173,6 +1181,7 @@ def _import(file, slug: str | None) -> Imported:
                     table_names=[_model(label)._meta.db_table for label in MODELS]
                 )
                 _rebuild_results()
+                erased_again = erase_again(Club.objects.get(pk=loader.club_id))
     except (IntegrityError, DataError) as error:
         raise BackupRefused(
             f"This backup could not be restored, so nothing was imported: {error}"
@@ -1182,7 +1191,7 @@ def _import(file, slug: str | None) -> Imported:
         for username, password in check.passwords.items()
         if username not in logins_here and str(password).startswith(WITHHELD)
     )
-    return Imported(check.counts, address, len(logins_here), without_password)
+    return Imported(check.counts, address, len(logins_here), without_password, erased_again)
 
 
 def backup_filename(club, now: datetime.datetime | None = None) -> str:

@@ -31,6 +31,7 @@ from django.apps import apps
 from django.db import DataError, IntegrityError, connection, transaction
 
 from club.models import Club, Member, Session, long_date
+from club.privacy.models import Erasure
 from club.scoping import scope
 from front.backup import (
     MODELS,
@@ -388,9 +389,15 @@ class _Writer:
         for member in here:
             folded[member.table_name.casefold()].append(member)
         by_login = {member.user.username.lower(): member for member in here if member.user}
+        # A member erased here since the laptop's copy was made is theirs by their lasting
+        # id, not by the old name, which must not come back as a new member.
+        erased = {str(uid): pk for uid, pk in Erasure.objects.values_list("member_uid", "member")}
         matched, clashes, new = {}, [], []
         for pk in wanted:
             theirs = self.survey.members[pk]
+            if str(theirs.get("uid")) in erased:
+                matched[pk] = erased[str(theirs.get("uid"))]
+                continue
             name = theirs["table_name"]
             candidates = folded.get(name.casefold(), [])
             member = exact.get(name) or (candidates[0] if len(candidates) == 1 else None)

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from club.models import Club
+from club.privacy.notice import notice_text
 from club.roles import coordinator_required, is_coordinator
 from front import backup, evening, offline, signup_limit
 from front.clubs import ClubNotStarted, rule_set_options
@@ -95,6 +96,9 @@ def signup(request):
         for radio in form["rule_set"]
     ]
     context = {"form": form, "rule_choices": choices, "refused": refused}
+    # What members will be told, before the club exists: the standard notice, filled in
+    # from a new club's usual settings.
+    context["privacy_notice"] = notice_text(Club(name="Your club"))
     response = render(request, "site/signup.html", context, status=429 if refused else 200)
     if refused:
         response["Retry-After"] = str(settings.CLUB_SIGNUP_WINDOW)

@@ -18,6 +18,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from club.models import Attendance, Club, Member, Session
+from club.privacy.erasure import erase
 from club.scoping import scope
 from front import backup
 from games.models import Match, TableKey
@@ -38,7 +39,12 @@ def demo_club_with_a_correction() -> Correction:
     match = Match.objects.filter(hands__total__lt=500).order_by("pk").first()
     hand = match.live_hands().filter(winner__isnull=False, total__lt=500).last()
     change = Win(hand.winner, hand.won_by, hand.discarder, hand.total + 2)
-    return correct_hand(match, hand.number, change, "Miscounted the pungs", by=boss)
+    correction = correct_hand(match, hand.number, change, "Miscounted the pungs", by=boss)
+    # A member who played and left, their details erased: the round trip keeps the erasure.
+    leaver = Member.objects.filter(chairs__isnull=False, user__isnull=True).first()
+    leaver.retire()
+    erase(leaver, by=boss)
+    return correction
 
 
 def _rows_of(model, club):
@@ -654,6 +660,7 @@ def a_club_that_has_played(name: str, shared_login=None):
     chips, a correction) and an old evening's history; `shared_login` is a member here too."""
     from club.accounts import set_temporary_password
     from club.models import KeepApart
+    from club.privacy.erasure import erase
     from club.roles import make_coordinator
     from club.week.models import SessionReply
     from games.start import start_play
@@ -671,6 +678,8 @@ def a_club_that_has_played(name: str, shared_login=None):
     if shared_login is not None:
         MemberFactory(club=club, user=shared_login)
     KeepApart.objects.create(club=club, member_a=members[0], member_b=members[1], reason="Tiffs")
+    # A leaver whose details were erased: the erasure list travels with the club.
+    erase(MemberFactory(club=club, name=f"{name} leaver", is_active=False), by=boss)
     tonight = seated_session(club, sizes=(4,), date=datetime.date(2026, 3, 5))
     (match,) = start_play(tonight)
     tonight.table_keys = TableKey.objects.for_tables(tonight, [1], by=boss)

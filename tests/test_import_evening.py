@@ -20,6 +20,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from club.models import Attendance, Club, Member, Seat, Session
+from club.privacy.erasure import erase
 from club.roles import make_coordinator
 from club.scoping import scope
 from club.seating.changes import make_seating
@@ -330,6 +331,22 @@ def test_new_members_come_without_a_login_and_regulars_are_matched_by_name(round
         regulars_before
     )
     assert Member.objects.filter(club=main).count() == len(regulars_before) + 2
+
+
+def test_a_member_erased_here_since_the_laptops_copy_stays_erased(round_trip):
+    """The laptop's copy was made before a regular was erased on the main site: their
+    evening is theirs (by their lasting id), and their old name does not come back."""
+    main, laptop, played, path = round_trip
+    regular = Member.objects.filter(
+        club=main, attendances__session__date=TONIGHT - datetime.timedelta(weeks=1)
+    ).first()
+    old_name = regular.name
+    regular.retire()
+    erase(regular)
+    import_evening(path, main)
+    session = Session.objects.get(club=main, date=TONIGHT)
+    assert session.attendances.filter(member=regular).exists()
+    assert not Member.objects.filter(club=main, name=old_name).exists()
 
 
 def test_the_command_says_what_was_brought(round_trip, capsys):

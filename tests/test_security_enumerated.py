@@ -53,6 +53,8 @@ WRITES = {
     "club:member_retire": COORDINATOR,
     "club:member_reactivate": COORDINATOR,
     "club:member_delete": COORDINATOR,
+    "club:member_erase": COORDINATOR,
+    "members_data_settings": COORDINATOR,
     "club:keep_apart_add": COORDINATOR,
     "club:keep_apart_remove": COORDINATOR,
     "club:login_unlock": COORDINATOR,

@@ -73,6 +73,8 @@ def test_the_page_asks_for_the_club_and_its_first_coordinator(client, many_clubs
         assert words and escape(words) in page and len(words) <= 80, name
     assert "checked" not in page
     assert "<script" not in page  # works without JavaScript
+    # The privacy notice the club starts with, before it exists.
+    assert 'id="privacy-notice"' in page and "What the club keeps" in page
 
 
 def test_a_club_starts_and_its_coordinator_is_logged_in_at_its_address(

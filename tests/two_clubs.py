@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from club.calendar_feed.models import CalendarAddress
 from club.models import Club, KeepApart, Member, Session
+from club.privacy.erasure import erase
 from club.roles import make_coordinator
 from club.scoping import ClubScopedManager
 from club.week.models import ReplyAnswer, SessionReply
@@ -181,6 +182,12 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
     for result in MatchResult.objects.filter(club=club):
         figures.update(abs(v) for v in (result.result, result.best_total) if v)
     figures = {f for f in figures if f >= 100}  # small figures are on every page
+    # A leaver whose details were erased (the club's erasure list has a row): after the
+    # words, as "Former member 1" is every club's first.
+    leaver = Member.objects.create(
+        club=club, name=f"{tag} leaver", table_name=f"{tag}leaver", is_active=False
+    )
+    erase(leaver, by=coordinator)
     return ClubWorld(
         club=club,
         session=session,

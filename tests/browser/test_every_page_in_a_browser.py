@@ -13,7 +13,7 @@ opens them (the Django client asks first, which is quick)."""
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Club
+from club.models import Club, Member
 from games.models import Match
 from tests.browser.helpers import axe_violations, small_targets
 from tests.test_every_page import evening_in_play
@@ -25,7 +25,16 @@ SIZES = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 1024, "heig
 def pages_of(world) -> list[str]:
     urls = [reverse(name, kwargs=kwargs_for(name, keys, world)) for name, _, keys in walk()]
     finished = Match.objects.filter(session=world["last_week"]).order_by("pk").first()
-    return [*urls, reverse("scoring:scoresheet", kwargs={"pk": finished.pk})]
+    # A lapsed member's "Erase personal details" page, which asks first (the walk's member
+    # is active, whose page only says to mark them as lapsed first).
+    leaver = Member.objects.create(
+        club=world["club"], name="Lena Leaving", table_name="Lena L", is_active=False
+    )
+    return [
+        *urls,
+        reverse("scoring:scoresheet", kwargs={"pk": finished.pk}),
+        reverse("club:member_erase", kwargs={"pk": leaver.pk}),
+    ]
 
 
 def opens(client: Client, url: str) -> bool:

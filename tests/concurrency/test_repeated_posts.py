@@ -20,6 +20,7 @@ from django.urls import reverse
 
 from club.calendar_feed.models import CalendarAddress
 from club.models import Attendance, Club, Coordinator, Member, Session
+from club.privacy.models import Erasure
 from front.forms import ClubSettingsForm
 from games.models import Match
 from games.start import start_play
@@ -279,6 +280,21 @@ def my_details(club) -> Case:
     )
 
 
+def erase(club) -> Case:
+    """Erasing a leaver's personal details: one erasure, one new name."""
+    leaver = MemberFactory(club=club, name="Leaving Lena", is_active=False)
+    return Case(
+        reverse("club:member_erase", args=[leaver.pk]),
+        {},
+        lambda: (
+            Erasure.objects.filter(member=leaver).count(),
+            list(Member.objects.filter(pk=leaver.pk).values_list("name", flat=True)),
+        ),
+        (1, ["Former member 1"]),
+        ("personal details are erased", "erased already", "personal details erased on"),
+    )
+
+
 def _keyed(write):
     """`write` as the table page's outbox sends it: with its one-time key (sent_key), which
     a repeat finds already kept ("That was saved already.")."""
@@ -322,6 +338,7 @@ WRITES = [
     club_settings,
     calendar_renew,
     my_details,
+    erase,
 ]
 
 

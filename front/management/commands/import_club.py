@@ -45,6 +45,13 @@ class Command(BaseCommand):
                 "It is the first club here, so it is also served at the site's root (/), "
                 "and stays there when other clubs come."
             )
+        if imported.erased_again:
+            names = ", ".join(imported.erased_again)
+            self.stdout.write(
+                f"{len(imported.erased_again)} members in this backup had had their personal "
+                "details erased here since it was made, so they were erased again (their "
+                f"results are kept): {names}."
+            )
         if imported.without_password:
             names = ", ".join(imported.without_password)
             self.stdout.write(
