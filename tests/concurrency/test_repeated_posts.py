@@ -12,12 +12,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from html import unescape
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from club.models import Attendance, Club, Member, Session
+from club.models import Attendance, Club, Member, Session, SessionReply
 from front.forms import ClubSettingsForm
 from games.models import Match
 from games.start import start_play
@@ -257,6 +259,38 @@ def club_settings(club) -> Case:
     )
 
 
+def _next_week(club) -> Session:
+    return Session.objects.create(club=club, date=timezone.localdate() + timedelta(days=7))
+
+
+def reply(club) -> Case:
+    """A member's own "I'm coming" from the home page (htmx), twenty tabs at once."""
+    session = _next_week(club)
+    login = club.coordinators.get().user  # the poster, a member of the club too
+    member = MemberFactory(club=club, user=login)
+    return Case(
+        reverse("club:week_reply", args=[session.pk]),
+        {"answer": "coming", "note": "late, about 3 pm"},
+        lambda: list(SessionReply.objects.values_list("member", "answer", "note")),
+        [(member.pk, "coming", "late, about 3 pm")],
+        ("thank you: you are coming on",),
+        HTMX,
+    )
+
+
+def reply_for(club) -> Case:
+    """A coordinator answering for a member who rang (a plain form post)."""
+    session = _next_week(club)
+    member = MemberFactory(club=club)
+    return Case(
+        reverse("club:week_reply_for", args=[session.pk]),
+        {"member": member.pk, "answer": "not_coming", "note": "rang"},
+        lambda: list(SessionReply.objects.values_list("member", "answer")),
+        [(member.pk, "not_coming")],
+        (),
+    )
+
+
 def _keyed(write):
     """`write` as the table page's outbox sends it: with its one-time key (sent_key), which
     a repeat finds already kept ("That was saved already.")."""
@@ -284,6 +318,8 @@ WRITES = [
     check_in,
     walk_in,
     club_settings,
+    reply,
+    reply_for,
 ]
 
 
