@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Max
 
-from club.models import Attendance, Member, Session
+from club.models import Attendance, Member, Session, long_date
 from club.refusals import Refused
 from club.seating.planner import SeatingError
 from club.seating.planner.sizes import table_sizes
@@ -32,7 +32,7 @@ class ReplyRefused(Refused):
 
 def refusal(session: Session, today: datetime.date) -> str:
     """Why `session` takes no answers now, or "" when it does."""
-    day = session.date.strftime("%A %-d %B")
+    day = long_date(session.date)
     if session.is_closed:
         return f"The session on {day} is closed, so answers for it can no longer change."
     if session.date < today:

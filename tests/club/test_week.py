@@ -469,3 +469,12 @@ def test_started_play_closes_the_answers_on_the_home_page(club, me, member_clien
     weekly(club, 7, 1)
     body = member_client.get(reverse("home")).content.decode()
     assert f'id="week-{session.pk}"' not in body
+
+
+def test_the_demo_club_has_answers_for_tonight(demo_club):
+    from club.scoping import scope
+
+    with scope(club=demo_club):
+        tonight = Session.objects.get(date=today())
+        shown = replies.picture(tonight)
+    assert len(shown.coming) > 8 and shown.apologies and shown.not_heard
