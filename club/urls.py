@@ -47,4 +47,5 @@ urlpatterns: list = [
     path("sessions/<int:pk>/check-in/walk-in/", attendance.walk_in, name="walk_in"),
     path("sessions/<int:session_id>/seating/", include("club.seating.urls")),
     path("tables/last-week/", seating_views.last_week, name="last_week_tables"),
+    path("", include("club.week.urls")),
 ]

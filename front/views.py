@@ -14,11 +14,15 @@ from django.http import FileResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
+from club.lookups import my_member
 from club.models import Club
 from club.privacy.notice import notice_text
 from club.roles import coordinator_required, is_coordinator
+from club.week import replies
+from club.week.forms import AwayForm
 from front import backup, evening, offline, signup_limit
 from front.clubs import ClubNotStarted, rule_set_options
 from front.first_evening import first_evening
@@ -40,7 +44,14 @@ def home(request):
         session = evening.today_session(request.club)
         if session is not None:
             context["evening"] = evening.evening(session)
+            # Before play starts: who said they are coming (club/week/).
+            if session.status == session.Status.PLANNED:
+                context["picture"] = replies.picture(session)
             return render(request, "front/tonight.html", context)
+    member = my_member(request)
+    if member is not None:
+        context["week"] = replies.member_week(member, timezone.localdate())
+        context["away_form"] = AwayForm()
     return render(request, "front/home.html", context)
 
 

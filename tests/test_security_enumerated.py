@@ -77,6 +77,12 @@ WRITES = {
     "club:seating_unpublish": COORDINATOR,
     "club:seating_late": COORDINATOR,
     "club:seating_leaver": COORDINATOR,
+    "club:seating_make_from_replies": COORDINATOR,
+    # A coordinator answers "coming?" for a member who rang; members answer for themselves
+    # only (their own member row at the club, found from their login).
+    "club:week_reply_for": COORDINATOR,
+    "club:week_reply": SIGNED_IN,
+    "club:week_away": SIGNED_IN,
     "games:start": COORDINATOR,
     "games:end": COORDINATOR,
     "games:table_key_reissue": COORDINATOR,

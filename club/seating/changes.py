@@ -164,9 +164,11 @@ def _from_state(state: dict) -> planner.Seating:
     return planner.seating_from_tables(tables, locked=state["locked"])
 
 
-def _plan_room(session: Session, plan: SeatingPlan | None, seed: int) -> planner.Seating:
-    """Seat everyone present, keeping the plan's locked tables as they are."""
-    here = room(session)
+def _plan_room(
+    session: Session, plan: SeatingPlan | None, seed: int, coming: list[Member] | None = None
+) -> planner.Seating:
+    """Seat everyone present (or the `coming`), keeping the plan's locked tables as they are."""
+    here = room(session, coming)
     locked: list[planner.Table] = []
     if plan is not None:
         current = saved_seating(plan, history=[])
@@ -179,6 +181,11 @@ def _plan_room(session: Session, plan: SeatingPlan | None, seed: int) -> planner
                     f"{current.names[gone[0]]} is at locked table {table.number} but is no "
                     f"longer checked in: unlock table {table.number} or check them in again."
                 )
+    if coming is not None and len(coming) < 3:
+        raise SeatingError(
+            f"Only {len(coming)} {'member has' if len(coming) == 1 else 'members have'} said "
+            "they are coming: a table needs at least 3 players."
+        )
     if not here.members:
         raise SeatingError("Nobody is checked in yet: check people in first.")
     if len(here.members) < 3 and not locked:
@@ -197,15 +204,27 @@ def _plan_room(session: Session, plan: SeatingPlan | None, seed: int) -> planner
 
 
 @transaction.atomic
-def make_seating(session: Session, *, seed: int | None = None) -> tuple[SeatingPlan, bool]:
+def make_seating(
+    session: Session, *, seed: int | None = None, from_replies: bool = False
+) -> tuple[SeatingPlan, bool]:
     """The session's first seating (a draft), seating the present members at random and
     avoiding this season's pairs. Returns the plan and whether it was made now: when a plan
-    exists already (another screen, a double tap) it is returned unchanged."""
+    exists already (another screen, a double tap) it is returned unchanged.
+
+    `from_replies`: seat those who said they are coming instead (a draft made before the
+    evening; at the door the coordinator publishes it, or re-rolls it from who came)."""
     session, plan = _lock(session)
     if plan is not None:
         return plan, False
     seed = new_rng_seed() if seed is None else seed
-    seating = _plan_room(session, None, seed)
+    coming = None
+    if from_replies:
+        coming = list(
+            Member.objects.filter(pk__in=session.replies.coming().values("member_id")).order_by(
+                "table_name"
+            )
+        )
+    seating = _plan_room(session, None, seed, coming)
     plan = SeatingPlan.objects.create(session=session, rng_seed=seed)
     _save_tables(plan, seating)
     return plan, True

@@ -87,8 +87,10 @@ class Room:
         return [as_player(m) for m in self.members]
 
 
-def room(session: Session) -> Room:
-    members = present_members(session)
+def room(session: Session, members: list[Member] | None = None) -> Room:
+    """The room to seat: the members present, or `members` (a draft made before anyone
+    arrives, from those who said they are coming)."""
+    members = present_members(session) if members is None else members
     return Room(members, season_history(session), seating_rules(session, members))
 
 

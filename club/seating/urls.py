@@ -9,6 +9,7 @@ urlpatterns = [
     path("manage/", views.manage, name="seating_manage"),
     path("print/", views.print_seating, name="seating_print"),
     path("make/", views.make, name="seating_make"),
+    path("make-from-replies/", views.make_from_replies, name="seating_make_from_replies"),
     path("reroll/", views.reroll, name="seating_reroll"),
     path("undo/", views.undo, name="seating_undo"),
     path("swap/", views.swap, name="seating_swap"),

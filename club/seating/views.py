@@ -48,6 +48,7 @@ def _manage_context(session: Session, answer_at: str = "status", **extra) -> dic
         "session": session,
         "seating": page,
         "present_count": len(present_members(session)),
+        "coming_count": session.replies.coming().count(),
         "editable": bool(page.tables) and not page.published and not session.is_closed,
         "not_present": display.not_present(session) if page.published else [],
         "answer_at": answer_at,
@@ -171,6 +172,26 @@ def make(request, session_id: int):
         _, made = changes.make_seating(session)
         if made:
             return "Here is the proposed seating. Check it, change it if needed, then publish it."
+        return (
+            "The seating had already been made (on another screen, or by a second tap): here it is."
+        )
+
+    return _act(request, session, action)
+
+
+@coordinator_required
+@require_POST
+def make_from_replies(request, session_id: int):
+    """A draft before anyone arrives, from the members who said they are coming."""
+    session = session_or_404(request, session_id, "club")
+
+    def action(_):
+        _, made = changes.make_seating(session, from_replies=True)
+        if made:
+            return (
+                "Here is a draft from those who said they are coming. At the door, publish "
+                "it, or check people in and press “Re-roll” to seat who came."
+            )
         return (
             "The seating had already been made (on another screen, or by a second tap): here it is."
         )

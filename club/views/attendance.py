@@ -12,6 +12,7 @@ from club.lookups import session_or_404
 from club.models import Member, Refused
 from club.roles import coordinator_required
 from club.walk_ins import SameNameMembers, check_in_walk_in
+from club.week.replies import coming_first
 
 
 def _page(request, session, walk_in_form=None, same_name=None):
@@ -20,7 +21,7 @@ def _page(request, session, walk_in_form=None, same_name=None):
         "club/attendance/check_in.html",
         {
             "session": session,
-            "rows": session.check_in_rows(),
+            "rows": coming_first(session, session.check_in_rows()),
             "counts": session.attendance_counts(),
             "walk_in_form": walk_in_form or WalkInForm(club=session.club),
             "same_name": same_name or [],
@@ -58,7 +59,7 @@ def _row_answer(request, session, member, notice: str, is_error: bool):
             "club/attendance/toggled.html",
             {
                 "session": session,
-                "row": session.check_in_row(member),
+                "row": coming_first(session, [session.check_in_row(member)])[0],
                 "counts": session.attendance_counts(),
                 "notice": notice,
                 "notice_is_error": is_error,

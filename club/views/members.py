@@ -18,6 +18,7 @@ from club.forms import KeepApartForm, MemberForm, MemberSearchForm
 from club.models import Member, Session
 from club.refusals import Refused, show_refusal
 from club.roles import coordinator_required
+from club.week.replies import absent_without_word
 
 MEMBERS_PER_PAGE = 100
 
@@ -50,6 +51,8 @@ def member_list(request):
     }
     if request.htmx and request.htmx.target == "member-results":
         return render(request, "club/members/list.html#results", context)
+    # Members to check on: absent without a word for the club's number of sessions.
+    context["absent_after"], context["absent"] = absent_without_word(club, timezone.localdate())
     return render(request, "club/members/list.html", context)
 
 

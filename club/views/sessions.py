@@ -13,6 +13,8 @@ from club.models import long_date
 from club.refusals import Refused, show_refusal
 from club.reopening import reopen
 from club.roles import coordinator_required
+from club.week import replies
+from club.week.forms import ReplyForForm
 
 PAST_PER_PAGE = 52
 
@@ -74,11 +76,23 @@ def session_edit(request, pk):
 @coordinator_required
 def session_detail(request, pk):
     session = session_or_404(request, pk)
-    return render(
-        request,
-        "club/sessions/detail.html",
-        {"session": session, "counts": session.attendance_counts(), "today": timezone.localdate()},
-    )
+    return render(request, "club/sessions/detail.html", session_page(request, session))
+
+
+def session_page(request, session, reply_for_form=None) -> dict:
+    """The session page's context: its counts, and who said they are coming (club/week/),
+    with the form a coordinator answers with for a member who rang."""
+    today = timezone.localdate()
+    takes_replies = not replies.refusal(session, today)
+    return {
+        "session": session,
+        "counts": session.attendance_counts(),
+        "today": today,
+        "picture": replies.picture(session),
+        "reply_for_form": (reply_for_form or ReplyForForm(club=request.club))
+        if takes_replies
+        else None,
+    }
 
 
 @coordinator_required

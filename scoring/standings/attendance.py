@@ -13,6 +13,8 @@ from django.utils import timezone
 from club.models import (
     Attendance,
     Club,
+    Member,
+    SessionReply,
 )
 from scoring.standings.seasons import Season
 
@@ -22,6 +24,10 @@ class SessionAttendance:
     date: datetime.date
     present: int
     names: list[str]
+    # Who sent apologies (said "not this week", club/week/) and did not come; and the
+    # club's active members who neither came nor sent word.
+    apologies: int = 0
+    absent: int = 0
 
 
 @dataclass
@@ -29,6 +35,12 @@ class MemberAttendance:
     name: str
     attended: int
     held: int
+    apologies: int = 0
+
+    @property
+    def absent(self) -> int:
+        """Sessions missed without a word."""
+        return self.held - self.attended - self.apologies
 
     @property
     def share(self) -> Fraction:
@@ -44,11 +56,13 @@ class AttendanceReport:
 
 def attendance_report(club: Club, season: Season) -> AttendanceReport:
     """Who came to each session of the season (checked in, whether or not they played),
-    and each member's count against the sessions held so far."""
+    who sent apologies and who stayed away without a word, and each member's counts
+    against the sessions held so far."""
     sessions = list(season.sessions(club).filter(date__lte=timezone.localdate()).order_by("date"))
     by_session: dict[int, list[str]] = defaultdict(list)
     counts: dict[int, int] = defaultdict(int)
     names: dict[int, str] = {}
+    came: set[tuple[int, int]] = set()
     for session_id, member_id, name in (
         Attendance.objects.filter(session__in=sessions)
         .order_by("member__table_name")
@@ -57,14 +71,44 @@ def attendance_report(club: Club, season: Season) -> AttendanceReport:
         by_session[session_id].append(name)
         counts[member_id] += 1
         names[member_id] = name
+        came.add((session_id, member_id))
+    # Apologies count only for those who then stayed away.
+    apologies: dict[int, int] = defaultdict(int)
+    sent: dict[int, int] = defaultdict(int)
+    apologised: set[tuple[int, int]] = set()
+    for session_id, member_id, name in (
+        SessionReply.objects.filter(session__in=sessions)
+        .not_coming()
+        .values_list("session_id", "member_id", "member__table_name")
+    ):
+        if (session_id, member_id) not in came:
+            apologies[session_id] += 1
+            sent[member_id] += 1
+            apologised.add((session_id, member_id))
+            names[member_id] = name
+            counts.setdefault(member_id, 0)
+    active = set(
+        Member.objects.filter(club=club, is_active=True, is_guest=False).values_list(
+            "pk", flat=True
+        )
+    )
     held = len(sessions)
     return AttendanceReport(
         held=held,
         sessions=[
-            SessionAttendance(s.date, len(by_session[s.pk]), by_session[s.pk]) for s in sessions
+            SessionAttendance(
+                s.date,
+                len(by_session[s.pk]),
+                by_session[s.pk],
+                apologies[s.pk],
+                absent=sum(
+                    1 for m in active if (s.pk, m) not in came and (s.pk, m) not in apologised
+                ),
+            )
+            for s in sessions
         ],
         members=sorted(
-            (MemberAttendance(names[m], n, held) for m, n in counts.items()),
+            (MemberAttendance(names[m], n, held, sent[m]) for m, n in counts.items()),
             key=lambda m: (-m.attended, m.name.lower()),
         ),
     )

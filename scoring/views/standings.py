@@ -440,11 +440,24 @@ def attendance_csv(request):
     report = standings.attendance_report(club, season)
     which = request.GET.get("by", "sessions")
     if which == "members":
-        header = ["Name", "Sessions attended", "Sessions held", "Attendance (%)"]
-        body = [[m.name, m.attended, report.held, _number(m.share, 1)] for m in report.members]
+        header = [
+            "Name",
+            "Sessions attended",
+            "Sessions held",
+            "Attendance (%)",
+            "Sent apologies",
+            "Absent without word",
+        ]
+        body = [
+            [m.name, m.attended, report.held, _number(m.share, 1), m.apologies, m.absent]
+            for m in report.members
+        ]
     elif which == "sessions":
-        header = ["Date", "Members present", "Names"]
-        body = [[s.date.isoformat(), s.present, "; ".join(s.names)] for s in report.sessions]
+        header = ["Date", "Members present", "Names", "Sent apologies", "Absent without word"]
+        body = [
+            [s.date.isoformat(), s.present, "; ".join(s.names), s.apologies, s.absent]
+            for s in report.sessions
+        ]
     else:
         raise Http404("No such report.")
     return _csv_response(f"attendance-{which}-{season.key}.csv", [header, *body])

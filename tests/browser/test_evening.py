@@ -1,6 +1,7 @@
 """The coordinator's evening and the members' phones, in a real browser: the Tonight
 page's steps on a tablet, check-in (counts in view, paid ticks, a walk-in without a
-reload) and a member's home, last week's tables and "Our rules" on a phone."""
+reload) and a member's home, last week's tables and "Our rules" on a phone; a member's
+"I'm coming" on a phone and the coordinator's picture and draft seating on a tablet."""
 
 import datetime
 import re
@@ -10,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from club.models import Club, Member, SeatingTable, Session
-from tests.browser.helpers import log_in
+from tests.browser.helpers import axe_violations, log_in, small_targets
 from tests.club.seating.helpers import played, published
 from tests.factories import CoordinatorFactory, UserFactory
 
@@ -186,3 +187,70 @@ def test_a_members_phone_table_first_last_week_and_our_rules(browser, live_serve
     expect(page.get_by_role("heading", name="How payments work")).to_be_visible()
     pong = page.get_by_role("row", name="Minor, concealed 4 points, 1 doubling").first
     expect(pong).to_be_visible()
+
+
+def test_coming_or_not_in_one_tap_on_a_phone_and_the_picture_and_draft_on_a_tablet(
+    browser, live_server, club
+):
+    """The member's phone answers from the home page in one tap (the row changes in place,
+    no reload), changes the answer, and the coordinator's tablet shows the counts, names
+    and tables, answers for a member who rang and makes a draft seating from the coming."""
+    from club.week.models import SessionReply
+
+    CoordinatorFactory(username="boss")
+    user = UserFactory(username="betty")
+    me = Member.objects.create(club=club, name="Betty Shaw", table_name="Betty", user=user)
+    others = people(club, 6)
+    session = Session.objects.create(
+        club=club, date=TODAY + datetime.timedelta(days=2), venue="Church hall"
+    )
+    for member in others[:2]:
+        SessionReply.objects.create(session=session, member=member, answer="coming")
+    SessionReply.objects.create(
+        session=session, member=others[2], answer="not_coming", note="Hospital"
+    )
+
+    page = log_in(browser.new_page(viewport=PHONE), live_server.url, "betty")
+    page.evaluate("window.stillThisPage = true")
+    row = page.locator(f"#week-{session.pk}")
+    expect(row).to_contain_text("You have not said yet.")
+    problems = axe_violations(page, "phone home") + small_targets(page, "phone home")
+    row.get_by_label("Note (optional)").fill("late, about 3 pm")
+    row.get_by_role("button", name="I'm coming").click()
+    row = page.locator(f"#week-{session.pk}")
+    expect(row).to_contain_text("✓ You are coming.")
+    expect(row).to_contain_text("late, about 3 pm")
+    expect(row.get_by_role("button", name="I'm coming")).to_have_attribute("aria-pressed", "true")
+    row.get_by_role("button", name="Not this week").click()
+    expect(page.locator(f"#week-{session.pk}")).to_contain_text("You sent apologies.")
+    page.locator(f"#week-{session.pk}").get_by_role("button", name="I'm coming").click()
+    expect(page.locator(f"#week-{session.pk}")).to_contain_text("✓ You are coming.")
+    assert page.evaluate("window.stillThisPage === true"), "the page reloaded"
+    problems += axe_violations(page, "phone home answered")
+    page.locator("#week").screenshot(path="test-results/week/phone-home-answered.png")
+    assert SessionReply.objects.get(member=me).answer == "coming"
+
+    tablet = log_in(
+        browser.new_page(viewport={"width": 1024, "height": 768}), live_server.url, "boss"
+    )
+    tablet.goto(f"{live_server.url}/club/sessions/{session.pk}/")
+    picture = tablet.locator("#picture")
+    expect(picture).to_contain_text("3 coming, 1 sent apologies, 3 not heard from.")
+    expect(picture).to_contain_text("Hospital")
+    expect(picture).to_contain_text("The coming make 1 table of three.")
+    problems += axe_violations(tablet, "session page") + small_targets(tablet, "session page")
+    tablet.get_by_label("Member", exact=True).select_option(
+        label=f"{others[3].table_name} ({others[3].name})"
+    )
+    tablet.get_by_role("button", name="Coming", exact=True).click()
+    expect(tablet.locator(".messages, [role=status]").first).to_be_visible()
+    expect(picture).to_contain_text("4 coming, 1 sent apologies, 2 not heard from.")
+    expect(picture).to_contain_text("1 table of four")
+    tablet.screenshot(path="test-results/week/tablet-session-page.png", full_page=True)
+    tablet.goto(f"{live_server.url}/club/sessions/{session.pk}/seating/manage/")
+    tablet.get_by_role("button", name="Make a draft from the 4 coming").click()
+    expect(
+        tablet.get_by_text("Here is a draft from those who said they are coming")
+    ).to_be_visible()
+    problems += axe_violations(tablet, "draft seating")
+    assert problems == []

@@ -12,14 +12,16 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from html import unescape
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils import timezone
 
 from club.calendar_feed.models import CalendarAddress
-from club.models import Attendance, Club, Coordinator, Member, Session
+from club.models import Attendance, Club, Coordinator, Member, Session, SessionReply
 from club.privacy.models import Erasure
 from front.forms import ClubSettingsForm
 from games.models import Match
@@ -295,6 +297,38 @@ def erase(club) -> Case:
     )
 
 
+def _next_week(club) -> Session:
+    return Session.objects.create(club=club, date=timezone.localdate() + timedelta(days=7))
+
+
+def reply(club) -> Case:
+    """A member's own "I'm coming" from the home page (htmx), twenty tabs at once."""
+    session = _next_week(club)
+    login = club.coordinators.get().user  # the poster, a member of the club too
+    member = MemberFactory(club=club, user=login)
+    return Case(
+        reverse("club:week_reply", args=[session.pk]),
+        {"answer": "coming", "note": "late, about 3 pm"},
+        lambda: list(SessionReply.objects.values_list("member", "answer", "note")),
+        [(member.pk, "coming", "late, about 3 pm")],
+        ("thank you: you are coming on",),
+        HTMX,
+    )
+
+
+def reply_for(club) -> Case:
+    """A coordinator answering for a member who rang (a plain form post)."""
+    session = _next_week(club)
+    member = MemberFactory(club=club)
+    return Case(
+        reverse("club:week_reply_for", args=[session.pk]),
+        {"member": member.pk, "answer": "not_coming", "note": "rang"},
+        lambda: list(SessionReply.objects.values_list("member", "answer")),
+        [(member.pk, "not_coming")],
+        (),
+    )
+
+
 def _keyed(write):
     """`write` as the table page's outbox sends it: with its one-time key (sent_key), which
     a repeat finds already kept ("That was saved already.")."""
@@ -339,6 +373,8 @@ WRITES = [
     calendar_renew,
     my_details,
     erase,
+    reply,
+    reply_for,
 ]
 
 

@@ -93,8 +93,9 @@ def test_attendance_report(coordinator_client, small):
             )
         )
     )
-    assert rows[0] == ["Name", "Sessions attended", "Sessions held", "Attendance (%)"]
-    assert len(rows) == 1 + len(people) and rows[1][1:] == ["3", "3", "100"]
+    assert rows[0][:4] == ["Name", "Sessions attended", "Sessions held", "Attendance (%)"]
+    assert rows[0][4:] == ["Sent apologies", "Absent without word"]
+    assert len(rows) == 1 + len(people) and rows[1][1:] == ["3", "3", "100", "0", "0"]
     rows = list(
         csv.reader(
             io.StringIO(
@@ -106,7 +107,8 @@ def test_attendance_report(coordinator_client, small):
             )
         )
     )
-    assert rows[0] == ["Date", "Members present", "Names"] and rows[1][:2] == ["2026-01-05", "8"]
+    assert rows[0] == ["Date", "Members present", "Names", "Sent apologies", "Absent without word"]
+    assert rows[1][:2] == ["2026-01-05", "8"]
     assert coordinator_client.get("/standings/attendance.csv?by=nonsense").status_code == 404
 
 

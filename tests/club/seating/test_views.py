@@ -33,6 +33,7 @@ def two_members_at_different_tables(session):
 
 CHANGES = [
     ("seating_make", (), {}),
+    ("seating_make_from_replies", (), {}),
     ("seating_reroll", (), {}),
     ("seating_undo", (), {}),
     ("seating_swap", (), {"a": "1", "b": "2"}),
