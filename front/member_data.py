@@ -1,6 +1,7 @@
 """Everything the club holds about one member, for them to download ("My data"): their
 details and login, the evenings they came to, where they sat, every hand they played or
-recorded, their results and the corrections of their hands.
+recorded, their answers to "are you coming?", their results and the corrections of their
+hands.
 
 The rows are made by the club backup's own serializer (front/backup.py), so the file reads
 as a backup does (model, pk, fields), filtered to the one member. What it leaves out, and
@@ -60,13 +61,16 @@ def _querysets(member: Member) -> list[tuple[str, object]]:
     user_id = member.user_id
     matches = model("games.match").objects.filter(chairs__member=member).values("pk")
     attended = model("club.attendance").objects.filter(member=member)
+    replies = model("club.sessionreply").objects.filter(member=member)
     hands = Q(match__in=matches)
     corrections = Q(match__in=matches)
     if user_id is not None:  # what they recorded or corrected at other tables too
         hands |= Q(recorded_by=user_id) | Q(voided_by=user_id)
         corrections |= Q(made_by=user_id)
     sessions = model("club.session").objects.filter(
-        Q(pk__in=attended.values("session")) | Q(pk__in=matches.values("session"))
+        Q(pk__in=attended.values("session"))
+        | Q(pk__in=matches.values("session"))
+        | Q(pk__in=replies.values("session"))
     )
     logins = get_user_model().objects.filter(pk=user_id or 0)
     return [
@@ -76,6 +80,7 @@ def _querysets(member: Member) -> list[tuple[str, object]]:
         ("club.coordinator", model("club.coordinator").objects.filter(user=user_id or 0)),
         ("club.session", sessions),
         ("club.attendance", attended),
+        ("club.sessionreply", replies),
         ("club.seat", model("club.seat").objects.filter(member=member)),
         ("games.match", model("games.match").objects.filter(pk__in=matches)),
         ("games.chair", model("games.chair").objects.filter(member=member)),
@@ -165,6 +170,22 @@ def as_csv(member: Member, rows: list[dict]) -> str:
                 _day(fields["arrived_at"]),
                 _day(fields["left_at"]),
                 "yes" if fields["paid"] else "no",
+            ]
+        )
+    write([])
+    write(["Your answers: coming or not this week"])
+    write(["Date", "Venue", "Answer", "Note", "Answered"])
+    for row in grouped.get("club.sessionreply", []):
+        fields = row["fields"]
+        session = sessions.get(fields["session"], {})
+        answer = "coming" if fields["answer"] == "coming" else "not this week"
+        write(
+            [
+                session.get("date", ""),
+                session.get("venue", ""),
+                answer,
+                fields["note"],
+                _day(fields["updated_at"]),
             ]
         )
     matches = {row["pk"]: row["fields"] for row in grouped.get("games.match", [])}

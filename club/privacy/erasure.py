@@ -21,10 +21,12 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from club.accounts import may_manage_login
+from club.calendar_feed.models import CalendarAddress
 from club.models import Attendance, Club, FormerMemberNames, KeepApart, Member
 from club.privacy.models import Erasure
 from club.refusals import Refused
 from club.scoping import scopes_disabled
+from club.week.models import SessionReply
 
 FORMER_MEMBER = "Former member"
 
@@ -104,6 +106,10 @@ def erase(
         # The history of changes keeps each old name, email, phone and note: it goes too,
         # leaving the one line that says the details were erased (made by the save above).
         member.history.exclude(pk=member.history.latest().pk).delete()
+        # Their calendar address dies with the login; notes to "are you coming?" may be
+        # personal ("hospital that week"), the answers themselves are the register's.
+        CalendarAddress.objects.filter(member=member).delete()
+        SessionReply.objects.filter(member=member).exclude(note="").update(note="")
         KeepApart.objects.filter(club=member.club_id, member_a=member).delete()
         KeepApart.objects.filter(club=member.club_id, member_b=member).delete()
         try:

@@ -15,8 +15,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from club.models import Club, KeepApart, Member, Session
+from club.calendar_feed.models import CalendarAddress
+from club.models import Club, KeepApart, Member, Session, SessionReply
 from club.privacy import erasure
 from club.privacy.models import Erasure
 from club.privacy.notice import STANDARD_NOTICE
@@ -47,6 +49,18 @@ def test_my_data_holds_all_of_the_member_and_nothing_of_anyone_else(demo_club):
     elsewhere = Hand.objects.exclude(match__chairs__member=brian).first()
     elsewhere.recorded_by = brian.user
     elsewhere.save(update_fields=["recorded_by"])
+    # An answer to "are you coming?", given for him by a coordinator who took his call.
+    ahead = Session.objects.create(
+        club=brian.club, date=timezone.localdate() + datetime.timedelta(days=7)
+    )
+    SessionReply.objects.create(
+        club=brian.club,
+        session=ahead,
+        member=brian,
+        answer="not_coming",
+        note="Away in Wales",
+        answered_by=brian.club.coordinators.first().user,
+    )
     client = logged_in(brian.user)
 
     answer = client.get(reverse("my_data_json"))
@@ -75,6 +89,9 @@ def test_my_data_holds_all_of_the_member_and_nothing_of_anyone_else(demo_club):
     assert {row["pk"] for row in by_model.get("scoring.correction", [])} == set(
         corrections.values_list("pk", flat=True)
     )
+    assert {row["pk"] for row in by_model["club.sessionreply"]} == set(
+        brian.replies.values_list("pk", flat=True)
+    )
     assert by_model["auth.user"][0]["fields"]["username"] == brian.user.username
     assert "password" not in by_model["auth.user"][0]["fields"]
 
@@ -83,7 +100,7 @@ def test_my_data_holds_all_of_the_member_and_nothing_of_anyone_else(demo_club):
         fields = row["fields"]
         if "member" in fields:
             assert fields["member"] == brian.pk, row
-        for login in ("recorded_by", "voided_by", "made_by"):
+        for login in ("recorded_by", "voided_by", "made_by", "answered_by"):
             assert fields.get(login) in (None, [brian.user.username]), row
     csv_text = client.get(reverse("my_data_csv")).content.decode()
     for other in others.select_related("user"):
@@ -97,6 +114,7 @@ def test_my_data_holds_all_of_the_member_and_nothing_of_anyone_else(demo_club):
 
     # The CSV is the same rows, readable.
     assert "Evenings you came to" in csv_text and "01632 960001" in csv_text
+    assert "Away in Wales" in csv_text
     assert csv_text.count("\n") > len(by_model["scoring.hand"])
 
 
@@ -203,9 +221,16 @@ def test_erasure_leaves_no_old_detail_in_the_history_of_changes(club):
     leaver = MemberFactory(club=club, name="Dorothy Vale", email="dot@example.org")
     leaver.phone, leaver.notes = "01234 567890", "Needs the table by the door"
     leaver.save()
+    session = Session.objects.create(club=club, date=datetime.date(2026, 1, 5))
+    SessionReply.objects.create(
+        club=club, session=session, member=leaver, answer="not_coming", note="Dorothy's op"
+    )
+    CalendarAddress.renew(leaver)
     leaver.retire()
     assert leaver.history.filter(email="dot@example.org").exists()  # kept before erasure
     erasure.erase(leaver)
+    assert list(leaver.replies.values_list("answer", "note")) == [("not_coming", "")]
+    assert not CalendarAddress.objects.filter(member=leaver).exists()
     kept = [str(row) for row in leaver.history.values()]
     assert len(kept) == 1
     for detail in ("Dorothy", "Vale", "dot@example.org", "01234 567890", "the door"):
