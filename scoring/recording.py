@@ -19,6 +19,7 @@ from games.models import Match
 from games.start import evening_goes_on, finish
 from scoring import hand_entry, table_rules
 from scoring.models import Hand, KongChips, SentWrite
+from scoring.rederivation import HandRefused, rederive_kongs
 from scoring.standings import refresh_match
 
 # The reason an undo at the table gives; a hand voided for any other reason was corrected.
@@ -197,10 +198,8 @@ def _refuse(refusals) -> None:
 
 def _rederive_kongs(match: Match, states, kongs=None) -> None:
     """Kong chips follow the hands as a correction makes them follow (one derivation,
-    scoring.corrections): a hand entered again after an undo can change who deals and
+    scoring.rederivation): a hand entered again after an undo can change who deals and
     who sits out the next hand, so who pays the kong chips recorded in it."""
-    from scoring.corrections import HandRefused, rederive_kongs  # it imports this module
-
     try:
         rederive_kongs(match, states, kongs=kongs)
     except HandRefused as error:
