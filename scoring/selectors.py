@@ -297,7 +297,7 @@ def board(match: Match, user=None, saved=None) -> Board:
         unit=unit,
         last_hand=live[-1] if live else None,
         last_hand_text=describe_hand(live[-1], names, unit) if live else "",
-        kong_chips=table_rules.has_kong_chips(ruleset),
+        kong_chips=ruleset.has_kong_chips,
         liability=table_rules.has_liability(ruleset),
         goulash_pot=table_rules.goulash_pot(match, state) if state.goulash else None,
         kongs_now=kongs_now,

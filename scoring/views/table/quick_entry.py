@@ -164,7 +164,7 @@ def _refused_win(request, match, number: int, error: recording.RecordingError):
         form = WinForm(request.POST, board=board)
         # A choice this hand does not offer (a player sitting out) is the form's to say.
         if form.is_valid():
-            field = "total" if isinstance(error.__cause__, table_rules.TotalRefused) else None
+            field = "total" if isinstance(error, table_rules.TotalRefused) else None
             form.add_error(field, str(error))
     return table_page(request, match, win_form=form, outcome="refused")
 
