@@ -984,7 +984,7 @@
   document.addEventListener("htmx:confirm", function (event) {
     var elt = event.detail.elt;
     var offline = !navigator.onLine;
-    if (elt.id === "live") {
+    if (elt.id === "poll") {
       if (offline || waiting()) event.preventDefault(); // this device's board until sent
       return;
     }

@@ -383,7 +383,7 @@ STOP_POLLING = 286
 
 @table_view(polled=True)
 @require_GET
-def live(request, match):
+def poll(request, match):
     """The scoreboard and hands, polled: 204 (nothing to swap) while nothing changed."""
     if request.table_key is not None and match.session.status != Session.Status.IN_PLAY:
         # A table's card device after "End the evening": its key opens nothing any more (a
