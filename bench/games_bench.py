@@ -196,7 +196,7 @@ def run(requests: int) -> int:
         match = matches[i % TABLES]
         match.refresh_from_db(fields=["version"])
         query = f"?m={match.pk}&v={match.version}&open=1&h=1"
-        response = client.get(table_url("live", match.table_number) + query, **htmx)
+        response = client.get(table_url("poll", match.table_number) + query, **htmx)
         assert response.status_code == 204
 
     rows.append(("GET the poll, nothing new (204)", *measure(poll, requests)))

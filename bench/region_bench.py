@@ -638,7 +638,7 @@ def kinds(clubs: list[dict]):
         club, table = table_of(i)
         version = table["version"] - 1 if stale else table["version"]
         path = (
-            f"{base(club)}play/{club['session']}/tables/{table['table']}/live/"
+            f"{base(club)}play/{club['session']}/tables/{table['table']}/poll/"
             f"?m={table['match']}&v={version}&open=1&h={table['hand']}"
         )
         return ("GET", path, table["cookie"], None, True), None

@@ -3,7 +3,7 @@
 REGION_CLUBS names the file region_bench.py writes: per club its address, tonight's session,
 a login at each table (the member in chair 0) and a reader's login.
 
-- TableUser, one per table: the table's page polls every 4 seconds (scoring:live, as the
+- TableUser, one per table: the table's page polls every 4 seconds (scoring:poll, as the
   page's htmx does: 204 while nothing changed, the board after a change) and, about every
   3 minutes, a hand is saved through the quick-entry form (a dealer's self-drawn win, so the
   match never ends during the run).
@@ -60,7 +60,7 @@ class TableUser(FastHttpUser):
             self.save()
             return
         table = self.table
-        url = f"{self.base}live/?m={table['match']}&v={table['version']}&open=1&h={table['hand']}"
+        url = f"{self.base}poll/?m={table['match']}&v={table['version']}&open=1&h={table['hand']}"
         with self.client.get(
             url,
             name="poll",

@@ -238,7 +238,7 @@ class RequirePasswordChangeMiddleware:
     # The health endpoint (front/health.py) reads no session: a probe is no one's page.
     # Nor is the table's poll sent on: it only refreshes a page already open (the next page
     # asks), and it is most of a club night's requests, which need not read the groups.
-    ALLOWED = {"password_change", "password_change_done", "logout", "health", "live"}
+    ALLOWED = {"password_change", "password_change_done", "logout", "health", "poll"}
 
     def __init__(self, get_response):
         self.get_response = get_response

@@ -1,7 +1,7 @@
 """One evening played on a hall laptop, brought back into the club on its main site.
 
 A hall with no usable Wi-Fi plays the evening on a laptop running its own copy of the app:
-the day before, the club's backup from the main site is imported there (front/backup.py).
+the day before, the club's backup from the main site is imported there (front/backup/).
 After the evening, the laptop's backup of the club holds that evening too. `import_evening`
 reads it and brings into the club on the main site the evenings the club does not have:
 the session, its attendance, seating, matches, chairs, hands, kong chips and corrections,
@@ -15,7 +15,7 @@ the club's own logins, else the hand says "by nobody". Rows that belong to the l
 (any model this module does not bring, or this app does not have) stay there; a reference
 to one is emptied.
 
-The whole file is checked first (front/backup.py's checks); everything is written in one
+The whole file is checked first (front/backup/'s checks); everything is written in one
 transaction, in the club's scope, so a refusal, or any failure half-way, writes nothing.
 """
 
@@ -91,7 +91,7 @@ def _date(value) -> datetime.date:
 
 
 def _username(value) -> str | None:
-    """A login as the file names it ([username], see backup.py's natural keys)."""
+    """A login as the file names it ([username], see front/backup/'s natural keys)."""
     return value[0] if isinstance(value, list) and value else None
 
 

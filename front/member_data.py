@@ -3,7 +3,7 @@ details and login, the evenings they came to, where they sat, every hand they pl
 recorded, their answers to "are you coming?", their results and the corrections of their
 hands.
 
-The rows are made by the club backup's own serializer (front/backup.py), so the file reads
+The rows are made by the club backup's own serializer (front/backup/), so the file reads
 as a backup does (model, pk, fields), filtered to the one member. What it leaves out, and
 why: other members. A hand's row keeps the chairs' payments (a hand needs them to add up)
 but no other player's name or id: the member's own chair says which column is theirs. A
@@ -27,7 +27,8 @@ from django.utils import timezone
 from club import csv_export
 from club.models import Member
 from club.scoping import scope
-from front.backup import CHUNK, _dumps, _RowSerializer, _snapshot
+from front.backup.export import _RowSerializer, _snapshot
+from front.backup.format import CHUNK, _dumps
 
 FORMAT = "mahjong-club-member-data"
 VERSION = 1

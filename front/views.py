@@ -212,7 +212,7 @@ def club_settings(request):
 @coordinator_required
 def club_backup(request):
     """The club as one file to keep safe, or to move to another installation (see
-    front/backup.py): this club's rows and its own logins only."""
+    front/backup/): this club's rows and its own logins only."""
     # Written to a temporary file, then sent from it: the snapshot's transaction ends with
     # the export rather than waiting on a slow download, and the worker's memory stays small.
     file = tempfile.TemporaryFile()  # noqa: SIM115 - FileResponse closes it

@@ -267,9 +267,19 @@ def _lock(session) -> None:
     type(session).objects.select_for_update().filter(pk=session.pk).values_list("pk").first()
 
 
-class CardKey:
-    """What a table's key and the room key share: a code printed on a card, stopped by the
-    coordinator (`code` and `revoked_at` are the model's)."""
+class CardKey(models.Model):
+    """What a table's key and the room key share: a code printed on a card, who issued it
+    and when, stopped by the coordinator."""
+
+    code = models.CharField(max_length=KEY_LENGTH, unique=True)
+    issued_at = models.DateTimeField(auto_now_add=True)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
 
     @property
     def shown_code(self) -> str:
@@ -299,12 +309,6 @@ class TableKey(CardKey, ClubRow):
     club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="+")
     session = models.ForeignKey("club.Session", on_delete=models.CASCADE, related_name="+")
     table_number = models.PositiveSmallIntegerField()
-    code = models.CharField(max_length=KEY_LENGTH, unique=True)
-    issued_at = models.DateTimeField(auto_now_add=True)
-    issued_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    revoked_at = models.DateTimeField(null=True, blank=True)
 
     objects = club_scoped(TableKeyQuerySet)
 
@@ -370,19 +374,13 @@ class RoomKeyQuerySet(models.QuerySet):
         return self.live().filter(pk__in=list(ids)).first()
 
 
-class RoomKey(CardKey, models.Model):
+class RoomKey(CardKey):
     """The club's room card: a secret code, like a table's card, that opens the room display
     (`/standings/room/`) on a TV in the hall without a login, and nothing else. One per club,
     kept from week to week (the TV is the same every week) until the coordinator re-issues
     it (a lost card) or stops it."""
 
     club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+")
-    code = models.CharField(max_length=KEY_LENGTH, unique=True)
-    issued_at = models.DateTimeField(auto_now_add=True)
-    issued_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    revoked_at = models.DateTimeField(null=True, blank=True)
 
     objects = club_scoped(RoomKeyQuerySet)
 

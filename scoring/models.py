@@ -16,6 +16,10 @@ from django.utils import timezone
 from club.scoping import ClubRow, ClubRowQuerySet, club_scoped
 from games.models import MAX_CHAIRS
 
+# Derived per-chair results, kept in step with the hands (scoring/standings/refresh.py):
+# imported here so that Django registers the model with the app.
+from scoring.results import MatchResult as MatchResult
+
 # A payment record (a hand, kong chips) keeps one column per chair.
 PAY_FIELDS = tuple(f"pay{chair}" for chair in range(MAX_CHAIRS))
 
@@ -350,7 +354,3 @@ class Correction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} hand {self.hand_number} of {self.match}"
-
-
-# Derived per-chair results, kept in step with the hands (see scoring/standings/refresh.py).
-from scoring.results import MatchResult  # noqa: E402, F401

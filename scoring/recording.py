@@ -13,21 +13,18 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
-from club.refusals import Refused
 from games import flow
 from games.models import Match
 from games.start import evening_goes_on, finish
 from scoring import hand_entry, table_rules
 from scoring.models import Hand, KongChips, SentWrite
+from scoring.rederivation import HandRefused, rederive_kongs
+from scoring.refused_writes import RecordingError
 from scoring.standings import refresh_match
 
 # The reason an undo at the table gives; a hand voided for any other reason was corrected.
 UNDONE_REASON = "Undone at the table"
 KONG_TAKEN_BACK = "Taken back at the table"
-
-
-class RecordingError(Refused):
-    """The hand cannot be recorded; the message is one sentence for the table."""
 
 
 class AlreadyRecorded(RecordingError):
@@ -197,10 +194,8 @@ def _refuse(refusals) -> None:
 
 def _rederive_kongs(match: Match, states, kongs=None) -> None:
     """Kong chips follow the hands as a correction makes them follow (one derivation,
-    scoring.corrections): a hand entered again after an undo can change who deals and
+    scoring.rederivation): a hand entered again after an undo can change who deals and
     who sits out the next hand, so who pays the kong chips recorded in it."""
-    from scoring.corrections import HandRefused, rederive_kongs  # it imports this module
-
     try:
         rederive_kongs(match, states, kongs=kongs)
     except HandRefused as error:
@@ -232,10 +227,7 @@ def _save(match: Match, hand: Hand, hands: list[Hand], kongs, states) -> Saved:
 
 
 def _win_payments(match: Match, state, win: Win) -> list[int]:
-    try:
-        return table_rules.win_payments(match, state, win)
-    except table_rules.TotalRefused as error:
-        raise RecordingError(str(error)) from error
+    return table_rules.win_payments(match, state, win)  # TotalRefused is a RecordingError
 
 
 def preview_win(match: Match, hand_number: int, win: Win) -> list[int]:
@@ -293,11 +285,8 @@ def save_win(
 
 def _score_full(match: Match, state, win: Win):
     """The contract JSON with the state's winds, the engine's result, payments per chair."""
-    try:
-        hand = table_rules.full_hand(match, state, win)
-        result, payments = table_rules.score_full_hand(match, state, hand)
-    except table_rules.TotalRefused as error:
-        raise RecordingError(str(error)) from error
+    hand = table_rules.full_hand(match, state, win)  # TotalRefused is a RecordingError
+    result, payments = table_rules.score_full_hand(match, state, hand)
     return hand, result, payments
 
 
@@ -396,10 +385,7 @@ def save_kong(
         recorded_with=table_key,
         key=key,
     )
-    try:
-        kong.payments = table_rules.kong_payments(match, state, chair, kind)
-    except table_rules.TotalRefused as error:
-        raise RecordingError(str(error)) from error
+    kong.payments = table_rules.kong_payments(match, state, chair, kind)  # a RecordingError
     try:
         kong.save()
     except IntegrityError as error:

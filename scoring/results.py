@@ -11,7 +11,6 @@ from django.db import models
 from django.db.models import Q
 
 from club.scoping import ClubRow, ClubRowQuerySet, club_scoped
-from scoring.models import Hand
 
 
 def ordinal(place: int, tied: bool = False) -> str:
@@ -50,7 +49,7 @@ class MatchResult(ClubRow):
     hands_won = models.PositiveIntegerField(default=0)
     best_total = models.PositiveIntegerField(null=True, blank=True)
     best_hand = models.ForeignKey(
-        Hand, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "scoring.Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     longest_streak = models.PositiveSmallIntegerField(default=0)
     # The match's limit (a hand worth this much or more is a limit hand); empty for rules

@@ -99,20 +99,27 @@ def split_rounds(rounds: list[RoundGroup], keep: int) -> tuple[list[RoundGroup],
     return recent, older
 
 
+# How a hand was won, and the kinds of kong chips, in the words of the table page; its
+# outbox (static/js/outbox.js) reads the same words from the page's JSON (table_flow).
+WON_BY_WORDS = {
+    Hand.WonBy.WALL: "self-drawn from the wall",
+    Hand.WonBy.REPLACEMENT: "on a replacement tile",
+    Hand.WonBy.DISCARD: "on {discarder} discard",
+    Hand.WonBy.ROBBING_KONG: "robbing {discarder} kong",
+}
+KONG_WORDS = {
+    "concealed": "a concealed kong",
+    "discard": "a kong on a discard",
+    "added": "a kong added to a pong",
+}
+
+
 def describe_hand(hand: Hand, names: list[str], unit: str) -> str:
     if hand.is_draw:
         return "Draw: the wall ran out, nobody went out"
     winner = names[hand.winner]
-    how = {
-        Hand.WonBy.WALL: "self-drawn from the wall",
-        Hand.WonBy.REPLACEMENT: "on a replacement tile",
-        Hand.WonBy.DISCARD: f"on {names[hand.discarder]}'s discard"
-        if hand.discarder is not None
-        else "on a discard",
-        Hand.WonBy.ROBBING_KONG: f"robbing {names[hand.discarder]}'s kong"
-        if hand.discarder is not None
-        else "robbing a kong",
-    }[hand.won_by]
+    discarder = "a" if hand.discarder is None else f"{names[hand.discarder]}'s"
+    how = WON_BY_WORDS[hand.won_by].format(discarder=discarder)
     text = f"{winner} won {how}, {hand.total} {unit}"
     if hand.liable is not None:
         text += f"; {names[hand.liable]} pays for everyone (9-piece penalty)"
@@ -120,9 +127,7 @@ def describe_hand(hand: Hand, names: list[str], unit: str) -> str:
 
 
 def kong_words(kong: KongChips, names: list[str]) -> str:
-    kind = {"concealed": "a concealed kong", "discard": "a kong on a discard"}.get(
-        kong.kind, "a kong added to a pong"
-    )
+    kind = KONG_WORDS.get(kong.kind, KONG_WORDS["added"])
     gain = max(kong.payments)
     return f"Kong chips: {names[kong.chair]} made {kind} (+{gain})"
 
@@ -297,7 +302,7 @@ def board(match: Match, user=None, saved=None) -> Board:
         unit=unit,
         last_hand=live[-1] if live else None,
         last_hand_text=describe_hand(live[-1], names, unit) if live else "",
-        kong_chips=table_rules.has_kong_chips(ruleset),
+        kong_chips=ruleset.has_kong_chips,
         liability=table_rules.has_liability(ruleset),
         goulash_pot=table_rules.goulash_pot(match, state) if state.goulash else None,
         kongs_now=kongs_now,

@@ -7,16 +7,22 @@ winds move as the deal passes. This module is the one place that translates.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from functools import lru_cache
 
-from club.refusals import Refused
 from scoring import engine
 from scoring.engine import EngineError, RuleSet
+from scoring.refused_writes import TotalRefused
 from scoring.rules import build_ruleset
 
 
-class TotalRefused(Refused):
-    """The engine refused the total or outcome; the message is the engine's reason."""
+@contextmanager
+def engine_refusals():
+    """The engine's refusal (EngineError) passed on as the table's, in the engine's words."""
+    try:
+        yield
+    except EngineError as error:
+        raise TotalRefused(str(error)) from error
 
 
 @lru_cache(maxsize=64)
@@ -69,34 +75,22 @@ def win_payments(match, state, win) -> list[int]:
     serves every rule set, classical's fixed seat winds included."""
     ruleset = match_ruleset(match)
     players = match.chair_count
-    try:
+    with engine_refusals():
         if state.goulash:
             engine.check_total(ruleset, win.total, {"goulash": True})
             _outcome(match, state, win).winds()  # refuses a winner sitting out
             pot = engine.goulash_pot(ruleset, win.winner, players=players, dealer=state.dealer)
             return list(pot)
         return list(engine.payments_for_total(ruleset, win.total, _outcome(match, state, win)))
-    except EngineError as error:
-        raise TotalRefused(str(error)) from error
 
 
 def kong_payments(match, state, chair: int, kind: str) -> list[int]:
     """Each chair's chips for a kong made by `chair` (U3A house rules)."""
-    ruleset = match_ruleset(match)
-    if not has_kong_chips(ruleset):
-        raise TotalRefused(f"Kong chips are not part of the {ruleset.title} rules.")
-    try:
+    with engine_refusals():  # rules without kong chips refuse them: the engine's words
         chips = engine.kong_chips(
-            ruleset, kind, chair, players=match.chair_count, dealer=state.dealer
+            match_ruleset(match), kind, chair, players=match.chair_count, dealer=state.dealer
         )
-    except EngineError as error:
-        raise TotalRefused(str(error)) from error
     return list(chips)
-
-
-def has_kong_chips(ruleset: RuleSet) -> bool:
-    """Kong chips, paid when a kong is made, are a U3A house rule."""
-    return ruleset.name == "u3a"
 
 
 def has_liability(ruleset: RuleSet) -> bool:
@@ -198,10 +192,8 @@ def score_full_hand(match, state, hand: dict) -> tuple[object, list]:
     sitting out pays nothing; at a table of three the hand says so, so nobody pays for
     North). Raises TotalRefused with the engine's message."""
     ruleset = match_ruleset(match)
-    try:
+    with engine_refusals():
         result = engine.score(hand, ruleset)
-    except EngineError as error:
-        raise TotalRefused(str(error)) from error
     payments = [0 if wind is None else result.payments[wind] for wind in state.winds]
     return result, payments
 

@@ -14,7 +14,7 @@ _table = "play/<int:session_id>/tables/<int:number>/"
 
 urlpatterns = [
     path(_table, table.table, name="table"),
-    path(_table + "live/", table.live, name="live"),
+    path(_table + "poll/", table.poll, name="poll"),
     path(_table + "win/", table.record_win, name="win"),
     path(_table + "win/preview/", table.preview_win, name="preview"),
     path(_table + "full/", table.full_hand, name="full"),

@@ -423,7 +423,7 @@ def test_tables_record_hands_while_a_backup_is_written_and_the_file_is_one_momen
         return dumps(row)
 
     text = io.StringIO()
-    with mock.patch.object(backup, "_dumps", tables_record_meanwhile):
+    with mock.patch.object(backup.export, "_dumps", tables_record_meanwhile):
         backup.write_backup(text, club)
 
     assert not [result for result in saved if isinstance(result, Exception)], saved
@@ -570,7 +570,7 @@ def test_a_line_longer_than_any_backup_has_is_refused_without_reading_it_whole(
     db, club, tmp_path, monkeypatch
 ):
     text = a_small_backup(club)
-    monkeypatch.setattr(backup, "MAX_LINE", 200)  # a member's line is shorter
+    monkeypatch.setattr(backup.reading, "MAX_LINE", 200)  # a member's line is shorter
     path = tmp_path / "club.json"
     path.write_text(change_line(text, "club.member", lambda f: f.update(notes="x" * 300)))
     with pytest.raises(CommandError, match=r"Line \d+ of this file is longer than any line"):

@@ -92,7 +92,7 @@ def _requests(world) -> dict[str, object]:
         return response
 
     requests["check-in tap"] = check_in_tap
-    live = reverse("scoring:live", args=[session.pk, match.table_number])
+    live = reverse("scoring:poll", args=[session.pk, match.table_number])
 
     def poll():
         match.refresh_from_db()

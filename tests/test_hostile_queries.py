@@ -130,6 +130,6 @@ def test_the_table_poll_reads_the_hand_shown_as_digits_only(world, shown_hand): 
     above, which sends the same value everywhere, stops at the match id)."""
     match = world["match"]
     client = client_for(world["seated"].user)
-    url = reverse("scoring:live", args=[match.session_id, match.table_number])
+    url = reverse("scoring:poll", args=[match.session_id, match.table_number])
     response = client.get(url, {"m": match.pk, "h": shown_hand}, **HTMX)
     assert response.status_code == 200

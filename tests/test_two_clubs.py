@@ -54,7 +54,7 @@ WRITE = re.compile(r"\s*(INSERT|UPDATE|DELETE|REPLACE|TRUNCATE|ALTER|DROP|CREATE
 # Leaks found by this test and not fixed yet: each gets its own failing test (marked xfail,
 # strict), and the walks do not report it again for every role. Once it is fixed, its test
 # passes, strict xfail fails the run, and both markings come out. (The first, a club's
-# backup holding every club's logins, was fixed in front/backup.py.)
+# backup holding every club's logins, was fixed in front/backup/.)
 KNOWN_LEAKS: dict[str, str] = {}
 
 

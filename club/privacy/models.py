@@ -1,6 +1,6 @@
 """The erasure list: which members' personal details were erased, when and by whom. It holds
 none of the erased details, only the member's lasting id (`Member.uid`), so that a backup
-written before the erasure and restored later is erased again on import (front/backup.py)."""
+written before the erasure and restored later is erased again on import (front/backup/)."""
 
 from django.conf import settings
 from django.db import models

@@ -227,6 +227,8 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+# How often a table page's outbox sends again while writes wait (the page's JSON says it).
+TABLE_OUTBOX_RETRY_MS = 5000
 
 # Secure defaults whenever DEBUG is off (production behind HTTPS).
 if not DEBUG:

@@ -35,5 +35,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # says otherwise; servers started as production is (tests/faults/server.py) use production's.
 CACHES = cache_settings({**os.environ, "CACHE_URL": os.environ.get("CACHE_URL") or "memory"})
 
+# Browser tests need not wait real seconds for the outbox to send again.
+TABLE_OUTBOX_RETRY_MS = 1000
+
 # Axes logs every login; the suite logs in thousands of times.
 AXES_VERBOSE = False

@@ -157,7 +157,7 @@ def payments_for_total(
 
 def _u3a(rules: str | RuleSet) -> RuleSet:
     ruleset = get_ruleset(rules)
-    if "kong.concealed.chips" not in ruleset.values:
+    if not ruleset.has_kong_chips:
         raise EngineError(
             f"Kong chips and the goulash pot belong to the u3a rules, not {ruleset.name}."
         )
@@ -173,7 +173,10 @@ def kong_chips(
     ("replacement_win"). One entry per chair, summing to zero."""
     from .rulesets.u3a import kong_payments  # rule-set modules load only when used
 
-    values = _u3a(rules).values
+    ruleset = get_ruleset(rules)
+    if not ruleset.has_kong_chips:
+        raise EngineError(f"Kong chips are not part of the {ruleset.title} rules.")
+    values = ruleset.values
     winds = seat_winds(players, dealer)
     maker = winds[_seated(chair, winds, "player making the kong")]
     return _per_chair(winds, kong_payments(kind, maker, _at_table(winds), values=values))

@@ -17,21 +17,9 @@
 (function () {
   "use strict";
   var PREFIX = "table-outbox:";
-  var RETRY_MS = 5000;
+  var RETRY_MS = 5000; // until the page's JSON says (table_flow's retry_ms)
   var SEND_TIMEOUT_MS = 20000; // as the forms' hx-request: a send that hangs is tried again
   var SAVED = { saved: true, "already-saved": true };
-  var HOW = {
-    wall: function () { return "self-drawn from the wall"; },
-    replacement: function () { return "on a replacement tile"; },
-    discard: function (who) { return "on " + who + "'s discard"; },
-    robbing_kong: function (who) { return "robbing " + who + "'s kong"; },
-  };
-  var KONG_WORDS = {
-    concealed: "a concealed kong",
-    discard: "a kong on a discard",
-    added: "a kong added to a pong",
-  };
-  var WIND_WORDS = { E: "East", S: "South", W: "West", N: "North" };
   var sending = false;
 
   // --- what waits -------------------------------------------------------------------------
@@ -125,6 +113,13 @@
     return kept;
   }
 
+  // The server's words (table_flow's words: selectors.WON_BY_WORDS, KONG_WORDS and
+  // games/flow.py's WIND_WORDS), from the page, else as the outbox last saw them.
+  function words() {
+    var data = pageFlow() || seen();
+    return (data && data.words) || { won_by: {}, kong: {}, winds: {} };
+  }
+
   // Keep the newest server's match seen (see flowData), beside the outbox's entries.
   function remember(data) {
     if (!data || !matchId()) return;
@@ -197,7 +192,8 @@
     if (kind === "win") {
       var winner = names[chair(field(fields, "winner"))];
       var discarder = chair(field(fields, "discarder"));
-      var how = HOW[field(fields, "won_by")](discarder === null ? "" : names[discarder]);
+      var how = (words().won_by[field(fields, "won_by")] || "").replace(
+        "{discarder}", discarder === null ? "a" : names[discarder] + "'s");
       var text = winner + " won " + how + ", " + field(fields, "total") + " " + data.unit;
       var liable = chair(field(fields, "liable"));
       if (liable !== null) text += "; " + names[liable] + " pays for everyone (9-piece penalty)";
@@ -206,7 +202,7 @@
     if (kind === "draw") return "Draw: the wall ran out, nobody went out";
     if (kind === "kong") {
       return "Kong chips: " + names[chair(field(fields, "chair"))] + " made " +
-        (KONG_WORDS[field(fields, "kind")] || "a kong");
+        (words().kong[field(fields, "kind")] || "a kong");
     }
     if (kind === "take_back") return "Take back: " + (form.dataset.what || "kong chips");
     return "Undo hand " + field(fields, "hand");
@@ -448,7 +444,7 @@
   function windLabel(wind, dealer) {
     var span = el("span", "seat-wind");
     span.appendChild(el("span", "wind-letter", wind)).setAttribute("aria-hidden", "true");
-    span.appendChild(document.createTextNode(" " + WIND_WORDS[wind] + (dealer ? ", deals" : "")));
+    span.appendChild(document.createTextNode(" " + words().winds[wind] + (dealer ? ", deals" : "")));
     return span;
   }
 
@@ -462,7 +458,7 @@
       if (state.over) {
         line.textContent = "Played to the end, after hand " + now.last + " (to be checked).";
       } else {
-        line.appendChild(el("span", "", WIND_WORDS[state.round] + " round"));
+        line.appendChild(el("span", "", words().winds[state.round] + " round"));
         line.appendChild(document.createTextNode(" "));
         line.appendChild(el("span", "", "\u00b7")).setAttribute("aria-hidden", "true");
         line.appendChild(document.createTextNode(" "));
@@ -517,7 +513,7 @@
         windSpan.appendChild(el("span", "wind-mark", wind)).setAttribute("aria-hidden", "true");
         windSpan.appendChild(document.createTextNode(" "));
         var dealer = state.dealer === seat;
-        windSpan.appendChild(el("span", "wind-word", WIND_WORDS[wind] + (dealer ? "," : "")));
+        windSpan.appendChild(el("span", "wind-word", words().winds[wind] + (dealer ? "," : "")));
         if (dealer) windSpan.appendChild(document.createTextNode(" deals"));
         label.appendChild(windSpan);
         tiles.push(tile);
@@ -984,7 +980,7 @@
   document.addEventListener("htmx:confirm", function (event) {
     var elt = event.detail.elt;
     var offline = !navigator.onLine;
-    if (elt.id === "live") {
+    if (elt.id === "poll") {
       if (offline || waiting()) event.preventDefault(); // this device's board until sent
       return;
     }
@@ -1079,7 +1075,9 @@
     flush();
     window.addEventListener("online", function () { render(); flush(); });
     window.addEventListener("offline", function () { render(); });
-    window.setInterval(function () { if (waiting()) scheduled(); }, RETRY_MS);
+    var page = pageFlow();
+    var every = page && page.retry_ms > 0 ? page.retry_ms : RETRY_MS;
+    window.setInterval(function () { if (waiting()) scheduled(); }, every);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

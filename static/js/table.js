@@ -128,7 +128,7 @@
     var top = form.getBoundingClientRect().top;
     if (top >= covered && top < window.innerHeight * 0.6) return; // in view already
     // The scoreboard ("Hand 8", who deals) just above it, when both fit; else the form.
-    var board = document.getElementById("live");
+    var board = document.getElementById("poll");
     var target = board && top - board.getBoundingClientRect().top < window.innerHeight / 2 ? board : form;
     window.scrollBy(0, target.getBoundingClientRect().top - covered);
   }

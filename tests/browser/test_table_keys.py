@@ -186,7 +186,7 @@ def test_a_card_device_stops_asking_for_news_once_the_evening_ends(
     expect(page.locator(".board-hand")).to_have_text("Hand 1")
     kept_for_a_drop(page)  # the service worker has kept the page (its own fetch is done)
     polls = []
-    page.on("request", lambda request: "/live/" in request.url and polls.append(request.url))
+    page.on("request", lambda request: "/poll/" in request.url and polls.append(request.url))
     end_evening(session)
     expect(page.get_by_text("The coordinator has ended the evening")).to_be_visible(timeout=10_000)
     asked = len(polls)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -534,12 +535,25 @@ def test_kong_chips_per_chair(kind, chair, players, dealer, expected):
     assert kong_chips("u3a", kind, chair, players=players, dealer=dealer) == expected
 
 
+@pytest.mark.parametrize("name", RULESET_NAMES)
+def test_kong_chips_are_paid_exactly_under_the_rule_sets_that_say_they_have_them(name):
+    """One definition (RuleSet.has_kong_chips), which the payments follow: chips under a
+    rule set that has them, the engine's own refusal under one that has not."""
+    ruleset = get_ruleset(name)
+    if ruleset.has_kong_chips:
+        assert sum(kong_chips(ruleset, "concealed", 0)) == 0
+        assert kong_chips(ruleset, "concealed", 0)[0] > 0
+    else:
+        with pytest.raises(EngineError, match=re.escape(f"not part of the {ruleset.title} rules")):
+            kong_chips(ruleset, "concealed", 0)
+
+
 def test_kong_chips_follow_the_club_values_and_refuse_bad_input():
     club = get_ruleset("u3a").with_overrides(values={"kong.concealed.chips": 4})
     assert kong_chips(club, "concealed", 0) == (12, -4, -4, -4)
     with pytest.raises(EngineError, match="Kong kind 'big' is unknown"):
         kong_chips("u3a", "big", 0)
-    with pytest.raises(EngineError, match="belong to the u3a rules, not hk"):
+    with pytest.raises(EngineError, match="Kong chips are not part of the Hong Kong"):
         kong_chips("hk", "concealed", 0)
     with pytest.raises(EngineError, match="Chair 4 sits out"):
         kong_chips("u3a", "concealed", 4, players=5, dealer=0)

@@ -346,9 +346,8 @@ def test_u3a_five_undo_and_re_entry_moves_the_kong_chips_to_the_new_payers(club)
 def _kong_rule_sets() -> list[str]:
     from games.flow import RULES
     from scoring.rules import build_ruleset
-    from scoring.table_rules import has_kong_chips
 
-    return [rules for rules in RULES if has_kong_chips(build_ruleset(rules, {}, {}))]
+    return [rules for rules in RULES if build_ruleset(rules, {}, {}).has_kong_chips]
 
 
 def _random_outcome(rng, state):

@@ -187,7 +187,7 @@ def play_evening(club: Club, date: datetime.date, spec: dict) -> Session:
 # --- what the standings show -------------------------------------------------------------
 
 # By names and numbers rather than ids: result rows are numbered anew on rebuild, and an
-# import gives every row a new id (front/backup.py).
+# import gives every row a new id (front/backup/).
 RESULT_FIELDS = [
     f.attname for f in MatchResult._meta.concrete_fields if not f.primary_key and not f.is_relation
 ] + ["session__date", "match__table_number", "chair__number", "member__table_name"]

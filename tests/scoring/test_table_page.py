@@ -121,9 +121,9 @@ def test_polling_sends_the_hands_out_of_band(coordinator_client, evening):
     shown = match.version
     record_draw(match, 1)
     polled = coordinator_client.get(
-        url("live", evening) + f"?m={match.pk}&v={shown}&open=1&h=1", **HTMX
+        url("poll", evening) + f"?m={match.pk}&v={shown}&open=1&h=1", **HTMX
     ).content.decode()
-    assert polled.lstrip().startswith('<div id="live"')
+    assert polled.lstrip().startswith('<div id="poll"')
     assert (
         '<section id="hands" class="hands" aria-labelledby="hands-heading" hx-swap-oob="true">'
         in polled

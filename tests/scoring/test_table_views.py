@@ -62,7 +62,7 @@ TABLE_WRITES = [
     ("win", {"hand": "1", "winner": "0", "won_by": "wall", "total": "10"}),
     ("preview", {"hand": "1", "winner": "0", "won_by": "wall", "total": "10"}),
 ]
-TABLE_VIEWS = [("table", "get", {}), ("live", "get", {}), ("dice", "post", {})] + [
+TABLE_VIEWS = [("table", "get", {}), ("poll", "get", {}), ("dice", "post", {})] + [
     (name, "post", data) for name, data in TABLE_WRITES
 ]
 
@@ -321,7 +321,7 @@ def live_url(session, match, version, hand=None):
     query = f"?m={match.pk}&v={version}"
     if hand is not None:
         query += f"&open=1&h={hand}"
-    return url("live", session) + query
+    return url("poll", session) + query
 
 
 def test_polling_answers_204_while_nothing_changed(coordinator_client, evening):
@@ -337,7 +337,7 @@ def test_polling_sends_the_board_when_another_device_recorded(coordinator_client
     response = coordinator_client.get(live_url(evening, match, shown, 1), **HTMX)
     html = response.content.decode()
     assert response.status_code == 200
-    assert html.lstrip().startswith('<div id="live"')
+    assert html.lstrip().startswith('<div id="poll"')
     assert "Hand 2" in html and "Draw: the wall ran out" in html
     # The form being filled in is left alone; a notice says the hands moved on.
     assert 'id="win-form"' not in html
@@ -603,7 +603,7 @@ def test_a_key_is_refused_where_it_does_not_open(client, evening, name, method, 
             assert response.status_code in (200, 302) and not key_refused(response)
             if extra and name != "preview":  # the outbox's writes say what became of them
                 assert response["X-Table-Outcome"] == "ended"
-        elif case == "after the evening ended" and name == "live":
+        elif case == "after the evening ended" and name == "poll":
             # The card device's poll: told so, and the polling stops (htmx's 286).
             assert response.status_code == STOP_POLLING and not key_refused(response)
         else:

@@ -203,7 +203,7 @@ def test_two_devices_stay_consistent(client, coordinator, evening):
     match = match_at(evening, 1)
     shown = match.version
     tablet.post(url("win", evening), win(), **HTMX)
-    polled = phone.get(url("live", evening) + f"?m={match.pk}&v={shown}&open=1&h=1", **HTMX)
+    polled = phone.get(url("poll", evening) + f"?m={match.pk}&v={shown}&open=1&h=1", **HTMX)
     assert polled.status_code == 200 and "Hand 2" in unescape(polled.content.decode())
     refused = phone.post(url("win", evening), win(winner="2"), **HTMX)
     assert "was saved on another device first" in unescape(refused.content.decode())

@@ -9,15 +9,22 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .bounds import degree_bound, pigeonhole_bound
 from .history import History, meeting_ages, normalise_history, pair
 from .players import Names, Player, PlayerId, as_players, names_of
 from .rules import SeatingRules
 
-if TYPE_CHECKING:
-    from .tables import Table
+
+class Table(Protocol):
+    """What is read of a table (see .tables.Table): its number and who sits at it."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def player_ids(self) -> tuple[PlayerId, ...]: ...
 
 
 @dataclass(frozen=True, slots=True)

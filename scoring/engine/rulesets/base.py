@@ -194,6 +194,12 @@ class RuleSet:
         return f"the options are: {names}"
 
     @property
+    def has_kong_chips(self) -> bool:
+        """Whether a kong is paid for in chips when it is made (a U3A house rule): the one
+        test of it, asked by the engine, the table's rules and its page alike."""
+        return "kong.concealed.chips" in self.values
+
+    @property
     def club_options(self) -> dict[str, int | bool]:
         """The options a club chooses once (everything but `hand_options`), with defaults."""
         return {k: v for k, v in self.option_defaults.items() if k not in self.hand_options}

@@ -10,7 +10,7 @@ Refusals re-render the form with status 200 (htmx 2 swaps no 4xx) and the entrie
 """
 
 from scoring.views.table.full_hand import full_hand
-from scoring.views.table.page import live, table, throw_dice
+from scoring.views.table.page import poll, table, throw_dice
 from scoring.views.table.quick_entry import (
     preview_win,
     record_draw,
@@ -22,7 +22,7 @@ from scoring.views.table.quick_entry import (
 
 __all__ = [
     "full_hand",
-    "live",
+    "poll",
     "preview_win",
     "record_draw",
     "record_kong",

@@ -9,6 +9,7 @@ import uuid
 from dataclasses import dataclass
 from functools import wraps
 
+from django.conf import settings
 from django.contrib import messages
 from django.db.models import Case, Q, When
 from django.http import Http404, HttpResponse
@@ -18,7 +19,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from club.models import Session
-from games import dice
+from games import dice, flow
 from games.access import players_and_coordinators
 from games.models import Match
 from scoring import hand_entry, recording, selectors
@@ -151,6 +152,14 @@ def table_flow(board) -> dict:
         "unit": board.unit,
         "urls": {name: reverse(f"scoring:{name}", args=args) for name in names},
         "checks": hand_entry.device_checks(match),
+        # The words the outbox writes the waiting hands and the board in: the server's own.
+        "words": {
+            "won_by": {str(k): v for k, v in selectors.WON_BY_WORDS.items()},
+            "kong": selectors.KONG_WORDS,
+            "winds": flow.WIND_WORDS,
+        },
+        # How often the outbox tries again while writes wait (tests make it short).
+        "retry_ms": settings.TABLE_OUTBOX_RETRY_MS,
     }
 
 
@@ -383,7 +392,7 @@ STOP_POLLING = 286
 
 @table_view(polled=True)
 @require_GET
-def live(request, match):
+def poll(request, match):
     """The scoreboard and hands, polled: 204 (nothing to swap) while nothing changed."""
     if request.table_key is not None and match.session.status != Session.Status.IN_PLAY:
         # A table's card device after "End the evening": its key opens nothing any more (a

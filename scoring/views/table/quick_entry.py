@@ -1,6 +1,8 @@
 """Quick entry at the table: a win (with its live payment preview), a draw, kong chips,
-taking them back, undo. Each view binds one form and calls one write of
-scoring/recording.py; a stale or doubled form is answered, never counted twice."""
+taking them back, undo. Each write is a `TableWrite` (writes.py): its form, its one call of
+scoring/recording.py, its words for saved and not saved, and the answers to its own
+refusals; the one view of writes.py runs it, so a stale or doubled form is answered, never
+counted twice."""
 
 from __future__ import annotations
 
@@ -19,20 +21,17 @@ from scoring.views.table.page import (
     Sent,
     after_write,
     agrees,
-    already_sent,
     evening_ended_message,
     kept_entries,
     recorded_here,
-    recorder,
     same_hand_again,
-    sent_key,
     stale_message,
-    table_changed,
     table_page,
     table_view,
     unsaved_hand,
     win_description,
 )
+from scoring.views.table.writes import TableWrite, refused, table_write
 
 
 def _sent_win(request, match) -> Sent:
@@ -78,48 +77,57 @@ def _sent_undo(request, match) -> Sent:
     return Sent("this undo", f"{hand} was not undone", "undo it", (f"Undo {hand}.",))
 
 
-@table_view(write=True, sent=_sent_win)
-@require_POST
-def record_win(request, match):
-    if changed := table_changed(request, match):
-        return changed
+def _win_form(request, match):
     # Read against every chair: the write checks the hand against the match's state, and
     # the page is built once, from what the write worked out (or to show a refusal).
-    form = WinForm(request.POST, board=hand_entry.every_chair(match))
-    if not form.is_valid():
-        return table_page(request, match, win_data=request.POST, outcome="refused")
+    return WinForm(request.POST, board=hand_entry.every_chair(match))
+
+
+def _win_invalid(request, match, form):
+    return table_page(request, match, win_data=request.POST, outcome="refused")
+
+
+def _win_check(request, match, form):
+    preview = _preview(match, form.cleaned_data["hand"], form.win())
+    return table_page(request, match, win_data=request.POST, preview=preview)
+
+
+def _win_refused(request, match, form, error: recording.RecordingError):
+    # Already recorded (a double tap, or another device first; perhaps ending the match)?
     number, win = form.cleaned_data["hand"], form.win()
-    if request.POST.get("action") == "check":
-        return table_page(
-            request, match, win_data=request.POST, preview=_preview(match, number, win)
+    saved = match.live_hands().filter(number=number).first()
+    if saved is None:
+        return _refused_win(request, match, number, error)
+    if agrees(saved, win.outcome(), win.total, win.liable):
+        if recorded_here(saved, request):  # a double tap
+            return after_write(request, match, f"Hand {number} is saved.", outcome="already-saved")
+        return after_write(
+            request,
+            match,
+            f"Hand {number} was saved on another device, the same as yours.",
+            outcome="already-saved",
         )
-    try:
-        written = recording.save_win(
-            match, number, win, **recorder(request), sent_key=sent_key(request)
-        )
-    except recording.AlreadySent:
-        return already_sent(request, match)
-    except recording.RecordingError as error:
-        # Already recorded (a double tap, or another device first; perhaps ending the match)?
-        saved = match.live_hands().filter(number=number).first()
-        if saved is None:
-            return _refused_win(request, match, number, error)
-        if agrees(saved, win.outcome(), win.total, win.liable):
-            if recorded_here(saved, request):  # a double tap
-                return after_write(
-                    request, match, f"Hand {number} is saved.", outcome="already-saved"
-                )
-            return after_write(
-                request,
-                match,
-                f"Hand {number} was saved on another device, the same as yours.",
-                outcome="already-saved",
-            )
-        # Two devices disagree: show both and let the table choose; nothing is carried on.
-        conflict = _conflict(request, match, saved, win)
-        return table_page(request, match, conflict=conflict, outcome="conflict")
-    notice = f"Hand {number} saved: {win_description(written.match, written.record)}."
-    return after_write(request, match, notice, written)
+    # Two devices disagree: show both and let the table choose; nothing is carried on.
+    conflict = _conflict(request, match, saved, win)
+    return table_page(request, match, conflict=conflict, outcome="conflict")
+
+
+record_win = table_write(
+    TableWrite(
+        "record_win",
+        form=_win_form,
+        record=lambda match, form, **who: recording.save_win(
+            match, form.cleaned_data["hand"], form.win(), **who
+        ),
+        saved=lambda match, form, saved: (
+            f"Hand {form.cleaned_data['hand']} saved: {win_description(saved.match, saved.record)}."
+        ),
+        not_saved=_sent_win,
+        invalid=_win_invalid,
+        refused=_win_refused,
+        check=_win_check,
+    )
+)
 
 
 def _conflict(request, match, saved: Hand, win: recording.Win) -> dict:
@@ -164,7 +172,7 @@ def _refused_win(request, match, number: int, error: recording.RecordingError):
         form = WinForm(request.POST, board=board)
         # A choice this hand does not offer (a player sitting out) is the form's to say.
         if form.is_valid():
-            field = "total" if isinstance(error.__cause__, table_rules.TotalRefused) else None
+            field = "total" if isinstance(error, table_rules.TotalRefused) else None
             form.add_error(field, str(error))
     return table_page(request, match, win_form=form, outcome="refused")
 
@@ -200,104 +208,91 @@ def preview_win(request, match):
     return render(request, TEMPLATE + "#preview", {"preview": preview, "board": board})
 
 
-def _simple_write(request, match, form, write, done: str):
-    """A draw, kong chips or an undo: one hand-numbered form, one recording function."""
-    if changed := table_changed(request, match):
-        return changed
-    if not form.is_valid():
-        # The hand number is the form's only entry: say what was wrong with it.
-        refusal = " ".join(form.non_field_errors()) or "Nothing was recorded: please try again."
-        return table_page(request, match, refusal=refusal, outcome="refused")
+def _draw_refused(request, match, form, error: recording.RecordingError):
     number = form.cleaned_data["hand"]
-    try:
-        saved = write(number, sent_key(request))
-    except recording.AlreadySent:
-        return already_sent(request, match)
-    except recording.RecordingError as error:
-        # Already recorded (or undone) differently on another device, or not possible now.
-        outcome = "conflict" if isinstance(error, recording.AlreadyRecorded) else "refused"
-        return table_page(request, match, refusal=str(error), outcome=outcome)
-    if saved is None:  # the same draw again, already saved by this person
-        return after_write(request, match, done.format(number=number), outcome="already-saved")
-    return after_write(request, match, done.format(number=number), saved)
+    if isinstance(error, recording.AlreadyRecorded) and same_hand_again(
+        match, number, request, {"draw": True}
+    ):  # the same draw again, already saved by this person
+        return after_write(request, match, f"Hand {number} saved: a draw.", outcome="already-saved")
+    return refused(request, match, form, error)
 
 
-@table_view(write=True, sent=_sent_draw)
-@require_POST
-def record_draw(request, match):
-    def write(number, key):
-        try:
-            return recording.save_draw(match, number, **recorder(request), sent_key=key)
-        except recording.AlreadySent:
-            raise  # answered as such by _simple_write
-        except recording.AlreadyRecorded:
-            if not same_hand_again(match, number, request, {"draw": True}):
-                raise
-        return None
-
-    return _simple_write(
-        request, match, HandNumberForm(request.POST), write, "Hand {number} saved: a draw."
+record_draw = table_write(
+    TableWrite(
+        "record_draw",
+        form=lambda request, match: HandNumberForm(request.POST),
+        record=lambda match, form, **who: recording.save_draw(
+            match, form.cleaned_data["hand"], **who
+        ),
+        saved=lambda match, form, saved: f"Hand {form.cleaned_data['hand']} saved: a draw.",
+        not_saved=_sent_draw,
+        refused=_draw_refused,
     )
+)
 
 
-@table_view(write=True, sent=_sent_kong)
-@require_POST
-def record_kong(request, match):
-    if changed := table_changed(request, match):
-        return changed
-    form = KongForm(request.POST, board=hand_entry.every_chair(match))  # as record_win
-    if not form.is_valid():
-        board = selectors.board(match, request.user)
-        form = KongForm(request.POST, board=board)
+def _kong_invalid(request, match, form):
+    board = selectors.board(match, request.user)
+    form = KongForm(request.POST, board=board)
+    form.is_valid()
+    if "key" in form.errors:  # a page from before kong forms had keys, or a hand-made post
+        stale = form.errors["key"][0]
+        form = form.with_fresh_key(board)
         form.is_valid()
-        if "key" in form.errors:  # a page from before kong forms had keys, or a hand-made post
-            stale = form.errors["key"][0]
-            form = form.with_fresh_key(board)
-            form.is_valid()
-            form.add_error(None, stale)
-        return table_page(request, match, kong_form=form, open_kong=True, outcome="refused")
+        form.add_error(None, stale)
+    return table_page(request, match, kong_form=form, open_kong=True, outcome="refused")
+
+
+def _kong_refused(request, match, form, error: recording.RecordingError):
     data = form.cleaned_data
-    names = hand_entry.every_chair(match).names
-    try:
-        saved = recording.save_kong(
-            match,
-            data["hand"],
-            data["chair"],
-            data["kind"],
-            key=data["key"],
-            sent_key=sent_key(request),
-            **recorder(request),
-        )
-    except recording.AlreadySent:
-        return already_sent(request, match, answer_at="kong")
-    except recording.KongAlreadySaved as repeat:
+    if isinstance(error, recording.KongAlreadySaved):
         # The same form again (a double tap, "press again"): the chips are saved, once.
-        name = names[repeat.kong.chair]
-        if repeat.kong.is_voided:
+        name = hand_entry.every_chair(match).names[error.kong.chair]
+        if error.kong.is_voided:
             notice = f"Those kong chips for {name} were saved and then taken back: nothing saved."
         else:
             notice = f"Kong chips for {name} are already saved."
         return after_write(request, match, notice, answer_at="kong", outcome="already-saved")
-    except recording.RecordingError as error:
-        board = selectors.board(match, request.user)
-        form = KongForm(request.POST, board=board)
+    board = selectors.board(match, request.user)
+    form = KongForm(request.POST, board=board)
+    form.is_valid()
+    if board.hand > data["hand"]:
+        # The hand was recorded meanwhile: the chips are not moved on to the next hand.
+        refusal = _kong_too_late(data["hand"])
+        return table_page(request, match, refusal=refusal, answer_at="kong", outcome="conflict")
+    if board.hand != data["hand"]:
+        form = KongForm(kept_entries(request, board), board=board)
         form.is_valid()
-        if board.hand > data["hand"]:
-            # The hand was recorded meanwhile: the chips are not moved on to the next hand.
-            refusal = _kong_too_late(data["hand"])
-            return table_page(request, match, refusal=refusal, answer_at="kong", outcome="conflict")
-        if board.hand != data["hand"]:
-            form = KongForm(kept_entries(request, board), board=board)
-            form.is_valid()
-            form.add_error(None, stale_message(data["hand"], board.hand))
-        elif not board.kong_chips:  # no kong form on the page to show it next to
-            return table_page(request, match, refusal=str(error), outcome="refused")
-        elif not form.errors:  # a choice this hand does not offer is the form's to say
-            form.add_error(None, str(error))
-        return table_page(request, match, kong_form=form, open_kong=True, outcome="refused")
-    name = names[data["chair"]]
-    # The kong card stays open, showing the chips just saved with their "Take back".
-    return after_write(request, match, f"Kong chips saved for {name}.", saved, answer_at="kong")
+        form.add_error(None, stale_message(data["hand"], board.hand))
+    elif not board.kong_chips:  # no kong form on the page to show it next to
+        return table_page(request, match, refusal=str(error), outcome="refused")
+    elif not form.errors:  # a choice this hand does not offer is the form's to say
+        form.add_error(None, str(error))
+    return table_page(request, match, kong_form=form, open_kong=True, outcome="refused")
+
+
+def _save_kong(match, form, **who):
+    data = form.cleaned_data
+    return recording.save_kong(
+        match, data["hand"], data["chair"], data["kind"], key=data["key"], **who
+    )
+
+
+record_kong = table_write(
+    TableWrite(
+        "record_kong",
+        form=lambda request, match: KongForm(request.POST, board=hand_entry.every_chair(match)),
+        record=_save_kong,
+        # The kong card stays open, showing the chips just saved with their "Take back".
+        saved=lambda match, form, saved: (
+            f"Kong chips saved for {hand_entry.every_chair(match).names[form.cleaned_data['chair']]}."
+        ),
+        not_saved=_sent_kong,
+        invalid=_kong_invalid,
+        refused=_kong_refused,
+        answer_at="kong",
+    )
+)
 
 
 def _kong_too_late(number: int) -> str:
@@ -308,43 +303,48 @@ def _kong_too_late(number: int) -> str:
     )
 
 
-@table_view(write=True, sent=_sent_take_back)
-@require_POST
-def take_back_kong(request, match):
-    """Kong chips saved by mistake in the hand being played are voided (kept, marked)."""
-    if changed := table_changed(request, match):
-        return changed
-    form = TakeBackKongForm(request.POST)
-    if not form.is_valid():
-        notice = "Nothing was changed: please try again."
-        return table_page(request, match, status_notice=notice, outcome="refused")
-    try:
-        saved = recording.save_kong_taken_back(
-            match, form.cleaned_data["kong"], **recorder(request), sent_key=sent_key(request)
-        )
-    except recording.AlreadySent:
-        return already_sent(request, match, answer_at="kong")
-    except recording.AlreadyRecorded as error:  # taken back on another device: as wanted
+def _take_back_invalid(request, match, form):
+    notice = "Nothing was changed: please try again."
+    return table_page(request, match, status_notice=notice, outcome="refused")
+
+
+def _take_back_refused(request, match, form, error: recording.RecordingError):
+    if isinstance(error, recording.AlreadyRecorded):  # taken back on another device: as wanted
         return table_page(
             request, match, status_notice=str(error), answer_at="kong", outcome="already-saved"
         )
-    except recording.RecordingError as error:
-        return table_page(request, match, refusal=str(error), answer_at="kong", outcome="refused")
-    name = hand_entry.every_chair(match).names[saved.record.chair]
-    notice = f"{name}'s kong chips are taken back."
-    return after_write(request, match, notice, saved, answer_at="kong")
+    return table_page(request, match, refusal=str(error), answer_at="kong", outcome="refused")
 
 
-@table_view(write=True, sent=_sent_undo)
-@require_POST
-def undo(request, match):
-    def write(number, key):
-        return recording.save_undo(match, number, **recorder(request), sent_key=key)
-
-    return _simple_write(
-        request,
-        match,
-        HandNumberForm(request.POST),
-        write,
-        "Hand {number} is undone. It stays in the list, struck through.",
+# Kong chips saved by mistake in the hand being played are voided (kept, marked).
+take_back_kong = table_write(
+    TableWrite(
+        "take_back_kong",
+        form=lambda request, match: TakeBackKongForm(request.POST),
+        record=lambda match, form, **who: recording.save_kong_taken_back(
+            match, form.cleaned_data["kong"], **who
+        ),
+        saved=lambda match, form, saved: (
+            f"{hand_entry.every_chair(match).names[saved.record.chair]}'s kong chips are taken back."
+        ),
+        not_saved=_sent_take_back,
+        invalid=_take_back_invalid,
+        refused=_take_back_refused,
+        answer_at="kong",
     )
+)
+
+
+undo = table_write(
+    TableWrite(
+        "undo",
+        form=lambda request, match: HandNumberForm(request.POST),
+        record=lambda match, form, **who: recording.save_undo(
+            match, form.cleaned_data["hand"], **who
+        ),
+        saved=lambda match, form, saved: (
+            f"Hand {form.cleaned_data['hand']} is undone. It stays in the list, struck through."
+        ),
+        not_saved=_sent_undo,
+    )
+)

@@ -1,0 +1,82 @@
+"""The table page's scripts take the server's words and constants, without a browser: the
+outbox writes waiting hands and the board in the words of the page's JSON (table_flow),
+which are the server's own, and repeats none of them; flow.js's constants are
+games/flow.py's."""
+
+import json
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from games import flow
+from scoring import selectors
+from tests.scoring.test_table_views import url
+
+JS = Path(__file__).resolve().parents[2] / "static" / "js"
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def evening(club):
+    from games.start import start_play
+    from tests.games.helpers import seated_session
+
+    club.rule_set = "u3a"
+    club.save()
+    session = seated_session(club, sizes=(4,))
+    start_play(session)
+    return session
+
+
+def page_flow(client, session) -> dict:
+    html = client.get(url("table", session, 1)).content.decode()
+    found = re.search(r'<script id="table-flow" type="application/json">(.*?)</script>', html)
+    assert found, "the table page carries its JSON while hands can be recorded"
+    return json.loads(unescape(found.group(1)))
+
+
+def test_the_pages_words_and_retry_are_the_servers(coordinator_client, evening):
+    data = page_flow(coordinator_client, evening)
+    assert data["words"] == {
+        "won_by": {str(how): words for how, words in selectors.WON_BY_WORDS.items()},
+        "kong": selectors.KONG_WORDS,
+        "winds": flow.WIND_WORDS,
+    }
+    assert data["retry_ms"] == settings.TABLE_OUTBOX_RETRY_MS
+
+
+def test_the_outbox_repeats_none_of_the_servers_words():
+    """Every word the page's JSON gives the outbox is the server's alone: a word changed in
+    Python cannot leave the outbox saying the old one."""
+    script = (JS / "outbox.js").read_text()
+    server = [
+        *selectors.KONG_WORDS.values(),
+        *flow.WIND_WORDS.values(),
+        # "on {discarder} discard": the script once wrote "on " + who + "'s discard".
+        *(
+            f"'s{words.split('{discarder}')[-1]}" if "{" in words else words
+            for words in selectors.WON_BY_WORDS.values()
+        ),
+    ]
+    repeated = [words for words in server if words in script]
+    assert not repeated, f"outbox.js repeats the server's words: {repeated}"
+
+
+def test_flow_js_constants_are_games_flows():
+    """flow.js moves the board as games/flow.py does, with games/flow.py's constants."""
+    script = (JS / "flow.js").read_text()
+
+    def js(name):
+        found = re.search(rf"var {name} = (.*?);", script)
+        assert found, f"flow.js names {name}"
+        return json.loads(found.group(1).replace("true", "1").replace("'", '"'))
+
+    assert js("WINDS") == list(flow.WINDS)
+    assert js("CLASSICAL_GAMES") == flow.CLASSICAL_GAMES
+    assert js("GAMES_PER_ROUND") == flow.GAMES_PER_ROUND
+    assert js("DEFAULT_ROUNDS") == flow.DEFAULT_ROUNDS
+    needs = re.search(r"var NEEDS_DISCARDER = \{(.*?)\};", script).group(1)
+    assert set(re.findall(r"(\w+): true", needs)) == set(flow._NEEDS_DISCARDER)
