@@ -16,6 +16,7 @@ PROBE = (
     " 'tz': settings.TIME_ZONE, 'engine': db['ENGINE'], 'name': str(db['NAME']),"
     " 'secret': settings.SECRET_KEY, 'storage': settings.STORAGES['staticfiles']['BACKEND'],"
     " 'static_root': str(settings.STATIC_ROOT),"
+    " 'hsts_preload': settings.SECURE_HSTS_PRELOAD,"
     " 'secure_cookies': [settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE]}))"
 )
 
@@ -90,6 +91,14 @@ def test_cookies_are_secure_in_production_unless_a_plain_http_hall_network_says_
     assert settings_with(**production)["secure_cookies"] == [True, True]
     hall = settings_with(**production, SECURE_COOKIES="false", SECURE_SSL_REDIRECT="false")
     assert hall["secure_cookies"] == [False, False]
+
+
+def test_hsts_preload_is_off_unless_the_operator_chooses_it():
+    """Preloading binds the whole domain to HTTPS in browsers for months: on someone else's
+    domain that is the operator's choice, never the app's default."""
+    production = {"DEBUG": "false", "SECRET_KEY": "k" * 60}
+    assert settings_with(**production)["hsts_preload"] is False
+    assert settings_with(**production, SECURE_HSTS_PRELOAD="true")["hsts_preload"] is True
 
 
 def test_production_refuses_to_start_without_a_secret_key():
