@@ -35,6 +35,8 @@ SET_BY_THE_RUN = {
     "DB_POOL_TIMEOUT",
     "DISABLE_SERVER_SIDE_CURSORS",
     "CACHE_URL",
+    "SENTRY_DSN",
+    "ADMINS",
 }
 
 
@@ -134,3 +136,33 @@ def test_production_settings_pass_check_deploy(debug):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_error_reports_are_switched_on_from_the_environment():
+    """SENTRY_DSN starts sentry-sdk with no personal data and the scrubber; ADMINS lists who
+    gets Django's error mail (tests/test_error_reports.py shows what each carries)."""
+    probe = (
+        "import json, django; from django.conf import settings; django.setup();"
+        "import sentry_sdk; client = sentry_sdk.get_client();"
+        "print(json.dumps({'active': client.is_active(), 'admins': settings.ADMINS,"
+        " 'pii': client.options.get('send_default_pii'),"
+        " 'scrubber': getattr(client.options.get('before_send'), '__name__', None),"
+        " 'reporter': settings.DEFAULT_EXCEPTION_REPORTER}))"
+    )
+    production = {"DEBUG": "false", "SECRET_KEY": "k" * 60}
+    result = run_python(
+        probe,
+        **production,
+        SENTRY_DSN="https://public@sentry.example.org/1",
+        ADMINS="ops@example.org, it@example.org",
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "active": True,
+        "admins": [["ops@example.org", "ops@example.org"], ["it@example.org", "it@example.org"]],
+        "pii": False,
+        "scrubber": "scrub_event",
+        "reporter": "config.error_reports.MembersHiddenReporter",
+    }
+    result = run_python(probe, **production)
+    assert json.loads(result.stdout)["active"] is False
