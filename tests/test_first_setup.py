@@ -158,3 +158,20 @@ def test_an_installation_with_a_club_or_an_operator_has_no_setup_page(client, se
     assert Club.objects.get().served_at_root
     settings.CLUB_SIGNUP = True
     assert client.get("/setup/").status_code == 404
+
+
+def test_a_setup_finished_a_moment_before_wins_and_the_later_one_makes_nothing():
+    """Two operators posting at once: the page was open for both, the second write finds
+    the first's club (after the lock on new logins) and leaves nothing of its own."""
+    UserFactory(username="first-operator", is_superuser=True, is_staff=True)
+    with pytest.raises(first_setup.SetupDone):
+        first_setup.set_up_installation(
+            name="Second Club",
+            slug="second-club",
+            rule_set="hk",
+            time_zone="Europe/London",
+            username="second-operator",
+            password="a-long-operator-password",
+        )
+    assert not Club.objects.exists()
+    assert list(get_user_model().objects.values_list("username", flat=True)) == ["first-operator"]
