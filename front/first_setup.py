@@ -37,8 +37,8 @@ THROTTLE_KIND = "setup-code"
 WRONG_CODES_PER_ADDRESS = 10
 WRONG_CODE_MESSAGE = (
     "That is not this installation's setup code. It is printed in the server's log when "
-    "the server starts (a line beginning “Setup code”); `python manage.py setup_code` "
-    "prints a new one. Your other entries are kept."
+    "the server starts (a line beginning “Setup code”); the command “python manage.py "
+    "setup_code” prints a new one. Your other entries are kept."
 )
 THROTTLED_MESSAGE = (
     "Too many wrong setup codes from this internet connection. Please wait 15 minutes, "
