@@ -27,6 +27,7 @@ from django.shortcuts import render
 from django.urls import get_script_prefix, reverse, set_script_prefix
 from django.utils import timezone
 
+from club.installation import waiting_for_setup
 from club.models import Club
 from club.scoping import scope, scopes_disabled
 from club.unavailable import unreachable_answer
@@ -36,6 +37,8 @@ CLUB_ADDRESS = re.compile(r"^/c/(?P<slug>[^/]+)(?P<rest>/.*)?$", re.DOTALL)
 SITE_PAGES = (
     "/",
     "/signup/",
+    # The first club and the operator's login, made in the browser (front/first_setup.py).
+    "/setup/",
     "/health/",
     "/favicon.ico",
     # The installable app's (front/offline.py): the site's manifest, the worker that serves
@@ -129,9 +132,16 @@ def club_address(request, club: Club, viewname: str, args=()) -> str:
 def root_club() -> Club | None:
     """The club served without a prefix: the operators' HOME_CLUB, or the club recorded as
     the root (club/models.py). A new installation's first request makes its club, which
-    takes the root; one that lets clubs sign up starts with none (its root lists them)."""
+    takes the root; one that lets clubs sign up starts with none (its root lists them). An
+    empty installation (no operator's login either) waits for its setup page instead.
+    """
     club = Club.objects.at_root(settings.HOME_CLUB)
-    if club is None and not settings.CLUB_SIGNUP and not Club.objects.exists():
+    if (
+        club is None
+        and not settings.CLUB_SIGNUP
+        and not Club.objects.exists()
+        and not waiting_for_setup()
+    ):
         return Club.objects.current()
     return club
 

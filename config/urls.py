@@ -27,6 +27,8 @@ urlpatterns = [
     # For load balancers: 200 "ok" when the database answers (front/health.py).
     path("health/", health, name="health"),
     path("signup/", front_views.signup, name="signup"),
+    # An empty installation's first club and operator's login (front/first_setup.py).
+    path("setup/", front_views.first_setup, name="first_setup"),
     # A table's card: type its code, or scan its QR code (no club in the address).
     path("t/", key_views.enter, name="table_key_enter"),
     path("t/leave/", key_views.leave, name="table_key_leave"),

@@ -45,3 +45,22 @@ if os.path.isdir("/dev/shm"):
 # gunicorn's control socket (`gunicornc`, gunicorn 24 and later) is not used: it would be
 # made in the home folder, which the image's user cannot write.
 control_socket_disable = True
+
+
+def when_ready(server):
+    """Once the server listens: on an installation with no club yet, the setup code goes
+    to the log (front/first_setup.py). Here in the main process, once, not in each worker;
+    its database connection is closed before the workers start."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+    import django
+    from django.db import connections
+
+    django.setup()
+    from front.first_setup import announce_setup_code
+
+    try:
+        announce_setup_code()
+    except Exception as error:  # a database not reachable yet: the first visit prints it
+        server.log.warning("No setup code printed at start (%s): the setup page makes one.", error)
+    finally:
+        connections.close_all()

@@ -5,6 +5,7 @@ scoring's (club, below it, keeps a plain rule-set name and options)."""
 from decimal import Decimal
 
 from django import forms
+from django.conf import settings
 
 from club.models import (
     ABSENT_ALERT_MESSAGE,
@@ -27,6 +28,7 @@ from front.clubs import (
     tidy_entries,
     time_zone_choices,
 )
+from front.first_setup import set_up_installation, setup_problems
 from scoring.rules import (
     club_options,
     get_ruleset,
@@ -504,4 +506,118 @@ class SignupForm(forms.Form):
             data["password1"],
             data["email"],
             signed_up=True,
+        )
+
+
+class SetupForm(SignupForm):
+    """An empty installation's first set-up (front/first_setup.py): the setup code from the
+    server's log, the operator's login, and the first club as the sign-up page makes one,
+    with its time zone and its coordinator (the operator, or a new login)."""
+
+    ME = "me"
+    SOMEONE_ELSE = "other"
+
+    setup_code = forms.CharField(
+        label="The setup code",
+        max_length=40,
+        help_text="Printed in the server's log when it started, e.g. ABCD-EFGH-JKMN.",
+        widget=forms.TextInput(
+            attrs={"autocapitalize": "characters", "autocomplete": "off", "spellcheck": "false"}
+        ),
+        error_messages={"required": "Please type the setup code from the server's log."},
+    )
+    time_zone = forms.ChoiceField(
+        label="The club's time zone",
+        choices=time_zone_choices,
+        help_text="The club's evenings and results are dated in it.",
+    )
+    coordinator = forms.ChoiceField(
+        label="Who runs the club's evenings (its coordinator)?",
+        choices=[
+            (ME, "I do: my login is the club's first coordinator"),
+            (SOMEONE_ELSE, "Someone else: make their login now"),
+        ],
+        initial=ME,
+        widget=forms.RadioSelect,
+    )
+    coordinator_username = forms.CharField(
+        label="The coordinator's login name",
+        max_length=150,
+        required=False,
+        widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}),
+    )
+    coordinator_password = forms.CharField(
+        label="The coordinator's password",
+        strip=False,
+        required=False,
+        help_text="Tell it to them; they can change it after logging in.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    FIELDS = {"password": "password1"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].initial = settings.TIME_ZONE
+        self.fields["username"].label = "Your login name (the site's operator)"
+        self.fields["username"].help_text = (
+            "Your own login: it can run every club here and the site's administration. "
+            "Letters a to z, digits and @ . + - _, no spaces."
+        )
+        # The setup code first, then the operator's login, then the club.
+        self.order_fields(
+            ["setup_code", "username", "password1", "password2", "email", "name", "slug"]
+        )
+
+    def clean(self):
+        # SignupForm.clean checks the club with the operator as its coordinator; the other
+        # coordinator's login is checked here too.
+        cleaned = forms.Form.clean(self)
+        name, slug, username, email = tidy_entries(
+            cleaned.get("name", ""),
+            cleaned.get("slug", ""),
+            cleaned.get("username", ""),
+            cleaned.get("email", ""),
+        )
+        if not slug and name:
+            slug = suggest_slug(name)
+            self.data = self.data.copy()
+            self.data["slug"] = slug
+        cleaned.update(name=name, slug=slug, username=username, email=email)
+        first, second = cleaned.get("password1"), cleaned.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", "The two passwords are not the same. Please type it again.")
+        someone_else = cleaned.get("coordinator") == self.SOMEONE_ELSE
+        coordinator_username = (cleaned.get("coordinator_username") or "").strip()
+        cleaned["coordinator_username"] = coordinator_username if someone_else else None
+        problems = setup_problems(
+            name=name,
+            slug=slug,
+            rule_set=cleaned.get("rule_set", ""),
+            time_zone=cleaned.get("time_zone", settings.TIME_ZONE),
+            username=username,
+            password=first or "",
+            email=email,
+            coordinator_username=cleaned["coordinator_username"],
+            coordinator_password=cleaned.get("coordinator_password") or "",
+        )
+        if someone_else and not coordinator_username:
+            problems["coordinator_username"] = [
+                "Please choose a login name for the club's coordinator, or choose “I do”."
+            ]
+        self.add_refusal(ClubNotStarted(problems))
+        return cleaned
+
+    def set_up(self) -> Club:
+        data = self.cleaned_data
+        return set_up_installation(
+            name=data["name"],
+            slug=data["slug"],
+            rule_set=data["rule_set"],
+            time_zone=data["time_zone"],
+            username=data["username"],
+            password=data["password1"],
+            email=data["email"],
+            coordinator_username=data["coordinator_username"],
+            coordinator_password=data.get("coordinator_password") or "",
         )

@@ -6,6 +6,7 @@ import io
 import json
 import tempfile
 
+from axes.helpers import get_client_ip_address
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
@@ -18,15 +19,17 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from club.lookups import my_member
+from club.installation import waiting_for_setup
 from club.models import Club
 from club.privacy.notice import notice_text
 from club.roles import coordinator_required, is_coordinator
 from club.week import replies
 from club.week.forms import AwayForm
 from front import backup, evening, offline, signup_limit
+from front import first_setup as first_setup_code
 from front.clubs import ClubNotStarted, rule_set_options
 from front.first_evening import first_evening
-from front.forms import ClubSettingsForm, SignupForm
+from front.forms import ClubSettingsForm, SetupForm, SignupForm
 from front.rule_change import rule_set_change
 from scoring.rules import short_name
 
@@ -36,6 +39,8 @@ def home(request):
     """Everyone's home page; on a session day a coordinator's home is the evening's steps.
     On an installation of many clubs the site's root (no club) lists them."""
     if request.club is None:
+        if waiting_for_setup():  # an empty installation: its first club is made here
+            return first_setup(request)
         return club_directory(request)
     context = {}
     if is_coordinator(request.user, request.club):
@@ -101,12 +106,7 @@ def signup(request):
                 "address when other clubs start here. Welcome, coordinator!",
             )
             return redirect(address)
-    rules = {name: (title, words) for name, title, words in rule_set_options()}
-    choices = [
-        (radio, *rules.get(radio.data["value"], (radio.choice_label, "")))
-        for radio in form["rule_set"]
-    ]
-    context = {"form": form, "rule_choices": choices, "refused": refused}
+    context = {"form": form, "rule_choices": _rule_choices(form), "refused": refused}
     # What members will be told, before the club exists: the standard notice, filled in
     # from a new club's usual settings.
     context["privacy_notice"] = notice_text(Club(name="Your club"))
@@ -114,6 +114,50 @@ def signup(request):
     if refused:
         response["Retry-After"] = str(settings.CLUB_SIGNUP_WINDOW)
     return response
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def first_setup(request):
+    """An empty installation's setup page (front/first_setup.py): with the setup code from
+    the server's log, the operator's login and the first club, who is then logged in at
+    its home. Gone once the installation has a club or an operator's login."""
+    if not waiting_for_setup():
+        return render(request, "site/not_found.html", status=404)
+    first_setup_code.announce_setup_code()  # a server started some other way prints it now
+    bound = request.method == "POST"
+    form = SetupForm(request.POST if bound else None)
+    refused = None
+    if bound:
+        address = get_client_ip_address(request) or ""
+        refused = first_setup_code.code_refusal(request.POST.get("setup_code", ""), address)
+    if bound and form.is_valid() and refused is None:
+        try:
+            club = form.set_up()
+        except first_setup_code.SetupDone:
+            return render(request, "site/not_found.html", status=404)
+        except ClubNotStarted as refusal:  # taken between the check and the write
+            form.add_refusal(refusal)
+        else:
+            user = get_user_model().objects.get(username=form.cleaned_data["username"])
+            login(request, user, backend="club.login_names.CaseInsensitiveModelBackend")
+            messages.success(
+                request,
+                f"{club.name} is ready, at this site's address and at /c/{club.slug}/. "
+                "Welcome! Your next steps are below.",
+            )
+            return redirect("/")
+    if refused is not None and "setup_code" not in form.errors:
+        form.add_error("setup_code", refused)
+    context = {"form": form, "rule_choices": _rule_choices(form)}
+    return render(request, "site/setup.html", context)
+
+
+def _rule_choices(form):
+    rules = {name: (title, words) for name, title, words in rule_set_options()}
+    return [
+        (radio, *rules.get(radio.data["value"], (radio.choice_label, "")))
+        for radio in form["rule_set"]
+    ]
 
 
 @require_safe

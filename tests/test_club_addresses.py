@@ -14,7 +14,7 @@ from django.utils import timezone
 from club.middleware import ClubAddressMiddleware, root_club
 from club.models import Club, Member
 from club.scoping import scope
-from tests.factories import ClubFactory, CoordinatorFactory, MemberFactory
+from tests.factories import ClubFactory, CoordinatorFactory, MemberFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -111,6 +111,7 @@ def test_a_site_that_lets_clubs_sign_up_starts_with_the_list_at_its_root(client,
     """No club is made by the first request there (it would hold the root for good); the
     clubs that sign up each get their own address, and none takes the root."""
     settings.CLUB_SIGNUP = True
+    UserFactory(is_superuser=True)  # the operators' login (an empty one is set up first)
     assert "Start your club" in client.get("/").content.decode()
     assert not Club.objects.exists()
 
@@ -158,6 +159,9 @@ def test_a_streamed_download_is_written_inside_its_clubs_scope(club):
 
 
 def test_the_first_request_to_a_new_installation_makes_its_club(client, db):
+    """Where the operator made a login first (createsuperuser): without one, the root is
+    the setup page (tests/test_first_setup.py)."""
+    UserFactory(is_superuser=True)
     assert not Club.objects.exists()
     assert client.get("/").status_code == 200
     assert Club.objects.get().slug == "our-club"

@@ -124,8 +124,10 @@ def test_every_address_of_the_club_at_the_root_answers_the_same_after_other_club
 
 
 def start_on_an_empty_installation(way: str, client, settings, tmp_path=None) -> Club:
-    if way == "the first page opened":
-        client.get("/")
+    if way == "the setup page":
+        from tests.test_first_setup import entries, fresh_code
+
+        assert client.post("/setup/", entries(fresh_code())).status_code == 302
         return Club.objects.get()
     if way == "create_club":
         return start_by_command()
@@ -146,7 +148,7 @@ def start_on_an_empty_installation(way: str, client, settings, tmp_path=None) ->
     return start_by_signup()
 
 
-@pytest.mark.parametrize("way", ["the first page opened", "create_club", "import_club"])
+@pytest.mark.parametrize("way", ["the setup page", "create_club", "import_club"])
 def test_the_first_club_takes_the_root_in_the_write_that_makes_it(client, settings, tmp_path, way):
     club = start_on_an_empty_installation(way, client, settings, tmp_path)
     assert club.served_at_root

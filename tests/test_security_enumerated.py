@@ -116,6 +116,9 @@ WRITES = {
     # Starts a new club with a new login, when the operators switch sign-up on
     # (settings.CLUB_SIGNUP; off here, so a post is a 404): nothing of an existing club.
     "signup": OPEN,
+    # An empty installation's first club and operator (front/first_setup.py), behind the setup
+    # code from the server's log; on an installation with a club it is a 404.
+    "first_setup": OPEN,
 }
 
 # Django's own admin has its own login and permission checks; static files write nothing.

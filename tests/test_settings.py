@@ -16,6 +16,7 @@ PROBE = (
     " 'tz': settings.TIME_ZONE, 'engine': db['ENGINE'], 'name': str(db['NAME']),"
     " 'secret': settings.SECRET_KEY, 'storage': settings.STORAGES['staticfiles']['BACKEND'],"
     " 'static_root': str(settings.STATIC_ROOT),"
+    " 'hsts_preload': settings.SECURE_HSTS_PRELOAD,"
     " 'secure_cookies': [settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE]}))"
 )
 
@@ -34,6 +35,8 @@ SET_BY_THE_RUN = {
     "DB_POOL_TIMEOUT",
     "DISABLE_SERVER_SIDE_CURSORS",
     "CACHE_URL",
+    "SENTRY_DSN",
+    "ADMINS",
 }
 
 
@@ -92,6 +95,14 @@ def test_cookies_are_secure_in_production_unless_a_plain_http_hall_network_says_
     assert hall["secure_cookies"] == [False, False]
 
 
+def test_hsts_preload_is_off_unless_the_operator_chooses_it():
+    """Preloading binds the whole domain to HTTPS in browsers for months: on someone else's
+    domain that is the operator's choice, never the app's default."""
+    production = {"DEBUG": "false", "SECRET_KEY": "k" * 60}
+    assert settings_with(**production)["hsts_preload"] is False
+    assert settings_with(**production, SECURE_HSTS_PRELOAD="true")["hsts_preload"] is True
+
+
 def test_production_refuses_to_start_without_a_secret_key():
     result = run_python(PROBE, DEBUG="false")
     assert result.returncode != 0
@@ -125,3 +136,33 @@ def test_production_settings_pass_check_deploy(debug):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_error_reports_are_switched_on_from_the_environment():
+    """SENTRY_DSN starts sentry-sdk with no personal data and the scrubber; ADMINS lists who
+    gets Django's error mail (tests/test_error_reports.py shows what each carries)."""
+    probe = (
+        "import json, django; from django.conf import settings; django.setup();"
+        "import sentry_sdk; client = sentry_sdk.get_client();"
+        "print(json.dumps({'active': client.is_active(), 'admins': settings.ADMINS,"
+        " 'pii': client.options.get('send_default_pii'),"
+        " 'scrubber': getattr(client.options.get('before_send'), '__name__', None),"
+        " 'reporter': settings.DEFAULT_EXCEPTION_REPORTER}))"
+    )
+    production = {"DEBUG": "false", "SECRET_KEY": "k" * 60}
+    result = run_python(
+        probe,
+        **production,
+        SENTRY_DSN="https://public@sentry.example.org/1",
+        ADMINS="ops@example.org, it@example.org",
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "active": True,
+        "admins": [["ops@example.org", "ops@example.org"], ["it@example.org", "it@example.org"]],
+        "pii": False,
+        "scrubber": "scrub_event",
+        "reporter": "config.error_reports.MembersHiddenReporter",
+    }
+    result = run_python(probe, **production)
+    assert json.loads(result.stdout)["active"] is False

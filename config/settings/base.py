@@ -61,6 +61,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before whitenoise, so static files carry the header too.
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A database that cannot be reached gives a calm 503 page, not an error page.
     "club.unavailable.DatabaseUnavailableMiddleware",
@@ -201,6 +203,10 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# No page here uses the camera, the microphone or the device's position: browsers refuse
+# them to this site and to anything framed in it.
+PERMISSIONS_POLICY = {"camera": [], "microphone": [], "geolocation": []}
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -243,10 +249,31 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    # Off unless the operator chooses it: preloading binds the whole domain (and every
+    # subdomain) to HTTPS in browsers for months, which is not a club app's to decide on
+    # someone else's domain. Django's check --deploy reminds of it (W021): silenced.
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
+
+# Server errors reach the operator (config/error_reports.py), with no member's details:
+# SENTRY_DSN sends them to Sentry; ADMINS (addresses, comma-separated) has Django mail them
+# through the EMAIL_* settings above, from SERVER_EMAIL.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+ADMINS = [(address, address) for address in env_list("ADMINS")]
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+EMAIL_SUBJECT_PREFIX = "[Mahjong club] "
+if not DEBUG:
+    # With DEBUG on the error page shows everything to the developer at the keyboard.
+    DEFAULT_EXCEPTION_REPORTER = "config.error_reports.MembersHiddenReporter"
+    DEFAULT_EXCEPTION_REPORTER_FILTER = "config.error_reports.MembersHiddenFilter"
+if SENTRY_DSN:
+    from config.error_reports import start_sentry
+
+    start_sentry(SENTRY_DSN, environment=os.environ.get("SENTRY_ENVIRONMENT", "production"))
 
 LOGGING = {
     "version": 1,

@@ -92,3 +92,60 @@ def test_a_club_starts_itself_on_the_site(
     club.refresh_from_db()
     assert (club.time_zone, club.currency_symbol, club.rule_set) == ("Pacific/Auckland", "$", "fan")
     assert found == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_an_empty_installation_is_set_up_in_the_browser(
+    live_server, browser, browser_watch, transactional_db, size
+):
+    """The setup page (front/first_setup.py): a wrong code first (named, entries kept), then
+    the code from the server's log (here `manage.py setup_code`'s, as an operator who missed
+    it gets one); the operator lands at the new club's first steps, and the page is gone."""
+    from front.first_setup import new_setup_code
+
+    browser_watch.allow(r"(answer 404: GET|status of 404).*/setup/", "the used setup page")
+    page = browser.new_page(viewport=SIZES[size])
+    base = live_server.url
+    found = []
+
+    page.goto(base + "/")
+    expect(page.get_by_role("heading", name="Set up this site")).to_be_visible()
+    found += problems(page, "the setup page")
+    shot(page, f"{size}-6-setup")
+
+    code = new_setup_code()
+    page.get_by_label("The setup code").fill("ABCD-EFGH-JKMN")
+    page.get_by_label("Your login name (the site's operator)").fill("operator")
+    page.get_by_label("Your password", exact=True).fill("a-long-operator-password")
+    page.get_by_label("Your password again").fill("a-long-operator-password")
+    page.get_by_label("The club's name").fill("Harbour Mahjong")
+    page.get_by_role("radio", name="Fan (a simple fan table)").check()
+    page.get_by_label("The club's time zone").select_option("Australia/Hobart")
+    page.get_by_role("button", name="Set up the site").click()
+    expect(
+        page.locator(".error-text", has_text="not this installation's setup code")
+    ).to_be_visible()
+    expect(page.get_by_label("The club's name")).to_have_value("Harbour Mahjong")
+    expect(page.get_by_label("The club's time zone")).to_have_value("Australia/Hobart")
+    found += problems(page, "the setup page with a wrong code")
+    shot(page, f"{size}-7-setup-wrong-code")
+
+    page.get_by_label("The setup code").fill(code)
+    page.get_by_label("Your password", exact=True).fill("a-long-operator-password")
+    page.get_by_label("Your password again").fill("a-long-operator-password")
+    page.get_by_role("button", name="Set up the site").click()
+    page.wait_for_url(base + "/")
+    expect(page.get_by_role("heading", name="Your first evening in three steps")).to_be_visible()
+    found += problems(page, "the new installation's first club")
+    shot(page, f"{size}-8-setup-done")
+    club = Club.objects.get()
+    assert (club.slug, club.rule_set, club.time_zone) == (
+        "harbour-mahjong",
+        "fan",
+        "Australia/Hobart",
+    )
+    assert club.served_at_root
+
+    page.goto(base + "/setup/")
+    expect(page.get_by_role("heading", name="Sorry, we cannot find that page")).to_be_visible()
+    assert found == []
