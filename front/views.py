@@ -18,8 +18,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
-from club.lookups import my_member
 from club.installation import waiting_for_setup
+from club.lookups import my_member
 from club.models import Club
 from club.privacy.notice import notice_text
 from club.roles import coordinator_required, is_coordinator
