@@ -375,6 +375,7 @@ def cloned_models() -> list:
     )
     from club.models import Seat as PlannedSeat
     from games.models import Chair, Match
+    from scoring.kept_records import KeptRecord
     from scoring.models import Correction, Hand, KongChips
     from scoring.results import MatchResult
 
@@ -394,6 +395,7 @@ def cloned_models() -> list:
         KongChips,
         Correction,
         MatchResult,
+        KeptRecord,
     ]
 
 

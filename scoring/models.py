@@ -353,4 +353,5 @@ class Correction(models.Model):
 
 
 # Derived per-chair results, kept in step with the hands (see scoring/standings/refresh.py).
+from scoring.kept_records import KeptRecord  # noqa: E402, F401
 from scoring.results import MatchResult  # noqa: E402, F401
