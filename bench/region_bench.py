@@ -469,6 +469,8 @@ def copy_clubs(have: int, want: int) -> None:
                     values.append("'club-' || lpad(k::text, 4, '0')")
                 elif field.name == "name":
                     values.append("'Club ' || k")
+                elif field.name == "served_at_root":
+                    values.append("false")  # one club at most at the root
                 else:
                     values.append(f"t.{q(field.column)}")
             cursor.execute(
