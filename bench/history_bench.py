@@ -175,8 +175,8 @@ def among_clubs(clubs: int, requests, runs: int) -> dict:
         with connection.cursor() as cursor:
             cursor.execute("SELECT label, span FROM region_bench_span")
             spans = dict(cursor.fetchall())
+        # One transaction: the foreign keys are checked at its end, when every copy is gone.
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SET LOCAL session_replication_role = replica")  # no key checks
             for model in reversed(cloned_models()):
                 if spans.get(model._meta.label):
                     cursor.execute(
