@@ -37,8 +37,12 @@ def season_limit_hands(club: Club, season: Season) -> list[dict]:
             "rules",
         )
     }
-    hands = Hand.objects.live().filter(
-        match_id__in={match_id for match_id, _ in holders}, winner__isnull=False
+    # Unordered (sorted below): the hands' default order joined their sessions, and the
+    # plan read thousands of other hands of the club to do it.
+    hands = (
+        Hand.objects.live()
+        .filter(match_id__in={match_id for match_id, _ in holders}, winner__isnull=False)
+        .order_by()
     )
     found = []
     for hand in hands.values("match_id", "winner", "total", "number", "breakdown"):
