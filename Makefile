@@ -64,7 +64,8 @@ bench: install
 # Every page at 1, 10 and 20 years of a club's history on PostgreSQL (HISTORY_PG_URL, default
 # postgres://club_ci:club_ci@127.0.0.1:5432/history_bench, made afresh; skipped, saying why,
 # when it cannot be reached): rows and buffers read, times, ratios, the poll against a bare
-# view. HISTORY_ARGS="--years 1,10" passes options. See bench/history_bench.py.
+# view, and 1 against 300 clubs. HISTORY_ARGS="--years 1,10 --clubs 1" passes options. See
+# bench/history_bench.py.
 history-bench: install
 	$(BIN)/python bench/history_bench.py $(HISTORY_ARGS)
 

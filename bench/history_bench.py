@@ -2,7 +2,8 @@
 club's history, on PostgreSQL (issue 28).
 
 Run from the repository root:  make history-bench  (or .venv/bin/python bench/history_bench.py)
-Options: --years 1,10,20  --runs 15 (timed runs per page and size)  --polls 400
+Options: --years 1,10,20  --clubs 300 (1 for none)  --runs 9 (timed runs per page and size)
+--polls 400
 PostgreSQL: HISTORY_PG_URL (default postgres://club_ci:club_ci@127.0.0.1:5432/history_bench);
 the database is made afresh (dropped first); the role must be allowed to create databases.
 Unreachable: the bench says so and stops (exit 0), so `make bench` runs without PostgreSQL.
@@ -18,7 +19,11 @@ Unreachable: the bench says so and stops (exit 0), so `make bench` runs without 
    rows and shared buffers they read (EXPLAIN ANALYZE BUFFERS of each, tests/rows_read.py),
    and the median and p95 time of --runs requests through Django's test client (every
    middleware); then each ratio to the 1-year club.
-4. The poll's processor time against a bare view (a 204 with nothing read) through the
+4. 1 club against --clubs clubs on one PostgreSQL: the one-year club copied by SQL row for
+   row, keys moved on (bench/region_bench.py's copier), until the database holds that many
+   clubs; the first club's pages measured again, each ratio to the club alone; then the
+   copies are deleted and the tables vacuumed before the longer histories.
+5. The poll's processor time against a bare view (a 204 with nothing read) through the
    same middleware, in the same process, interleaved.
 
 Ends with two lines a script can read:
@@ -39,8 +44,10 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+for folder in (ROOT, HERE):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
 DEFAULT_PG_URL = "postgres://club_ci:club_ci@127.0.0.1:5432/history_bench"
 # Pages shown in the summary, as the issue names them, by label.
@@ -61,7 +68,8 @@ NAMED = {
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--years", default="1,10,20")
-    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--clubs", type=int, default=300)
+    parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--polls", type=int, default=400)
     args = parser.parse_args()
     sizes = sorted({int(n) for n in args.years.split(",")})
@@ -97,6 +105,9 @@ def main() -> int:
                 history.add(copies)
             print(f"  {years} years: sessions from {history.first_date}", flush=True)
             results[years] = measure(requests, args.runs)
+            if years == sizes[0] and args.clubs > 1:
+                results["clubs"] = among_clubs(args.clubs, requests, args.runs)
+                results["clubs count"] = args.clubs
         poll = poll_ratio(requests["table poll (unchanged)"], args.polls)
     report(results, sizes, poll)
     print(f"{load()}; the whole run took {(time.monotonic() - started) / 60:.1f} minutes.")
@@ -139,6 +150,44 @@ def build():
     history = LongerHistory(club)
     requests = _answered(_requests(world))
     return world, history, requests
+
+
+def among_clubs(clubs: int, requests, runs: int) -> dict:
+    """The first club's pages again with `clubs` clubs in its database: the club copied by
+    SQL row for row, keys moved on (bench/region_bench.py's copier), then the copies
+    removed again (every copied key is above the first club's largest) and the tables
+    vacuumed, so that the longer histories are measured with one club again."""
+    from django.db import connection, transaction
+    from region_bench import cloned_models, copy_clubs
+
+    from club.models import Club
+
+    began = time.monotonic()
+    try:
+        copy_clubs(1, clubs)  # in transactions: a copy that fails leaves the one club
+    except Exception as error:  # noqa: BLE001 - said, and the years measured regardless
+        print(f"  {clubs} clubs NOT MEASURED: the copy failed: {error}", flush=True)
+        return None
+    print(f"  1 year, {clubs} clubs (copied in {time.monotonic() - began:.0f} s)", flush=True)
+    try:
+        return measure(requests, runs)
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT label, span FROM region_bench_span")
+            spans = dict(cursor.fetchall())
+        # One transaction: the foreign keys are checked at its end, when every copy is gone.
+        with transaction.atomic(), connection.cursor() as cursor:
+            for model in reversed(cloned_models()):
+                if spans.get(model._meta.label):
+                    cursor.execute(
+                        f"DELETE FROM {model._meta.db_table} WHERE id > %s",  # noqa: S608
+                        [spans[model._meta.label]],
+                    )
+            first = Club.objects.order_by("pk").values_list("pk", flat=True)[0]
+            cursor.execute("DELETE FROM club_club WHERE id <> %s", [first])
+            cursor.execute("DROP TABLE region_bench_span")
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
 
 
 def measure(requests, runs: int) -> dict:
@@ -217,6 +266,22 @@ def report(results: dict, sizes: list[int], poll: float) -> None:
             if years != first:
                 worst_rows = max(worst_rows, (max(rows_x, buffers_x), label))
                 worst_time = max(worst_time, (time_x, label))
+    clubs = results.get("clubs")
+    if clubs:
+        print(
+            f"\n{'page':44} {'rows':>8} {'buffers':>8} {'median ms':>9}   (1 year, {results['clubs count']} clubs)"
+        )
+        for label in base:
+            now, was = clubs[label], base[label]
+            rows_x = (now["rows"] + 1) / (was["rows"] + 1)
+            buffers_x = (now["buffers"] + 1) / (was["buffers"] + 1)
+            time_x = now["median"] / was["median"]
+            print(
+                f"{label[:44]:44} {now['rows']:8} {now['buffers']:8} {now['median']:9.1f} "
+                f"rows x {rows_x:.2f} buf x {buffers_x:.2f} time x {time_x:.2f}"
+            )
+            worst_rows = max(worst_rows, (max(rows_x, buffers_x), f"{label}, clubs"))
+            worst_time = max(worst_time, (time_x, f"{label}, clubs"))
     last = sizes[-1]
     print(f"\nThe issue's pages, {last} years / {first} year:")
     for name, label in NAMED.items():
@@ -225,6 +290,12 @@ def report(results: dict, sizes: list[int], poll: float) -> None:
             print(
                 f"  {name:18} rows {was['rows']} -> {now['rows']}, buffers {was['buffers']} -> "
                 f"{now['buffers']}, median {was['median']:.1f} -> {now['median']:.1f} ms"
+                + (
+                    f"; many clubs: rows {clubs[label]['rows']}, buffers "
+                    f"{clubs[label]['buffers']}, median {clubs[label]['median']:.1f} ms"
+                    if clubs
+                    else ""
+                )
             )
     print(
         f"flat: worst rows ratio {worst_rows[0]:.2f} ({worst_rows[1]}), "

@@ -375,6 +375,7 @@ def cloned_models() -> list:
     )
     from club.models import Seat as PlannedSeat
     from games.models import Chair, Match
+    from scoring.kept_records import KeptRecord
     from scoring.models import Correction, Hand, KongChips
     from scoring.results import MatchResult
 
@@ -394,6 +395,7 @@ def cloned_models() -> list:
         KongChips,
         Correction,
         MatchResult,
+        KeptRecord,
     ]
 
 
@@ -467,6 +469,8 @@ def copy_clubs(have: int, want: int) -> None:
                     values.append("'club-' || lpad(k::text, 4, '0')")
                 elif field.name == "name":
                     values.append("'Club ' || k")
+                elif field.name == "served_at_root":
+                    values.append("false")  # one club at most at the root
                 else:
                     values.append(f"t.{q(field.column)}")
             cursor.execute(

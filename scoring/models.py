@@ -354,3 +354,7 @@ class Correction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} hand {self.hand_number} of {self.match}"
+
+
+# The kept records (scoring/kept_records.py) point at results; registered here.
+from scoring.kept_records import KeptRecord  # noqa: E402, F401

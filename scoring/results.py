@@ -81,6 +81,12 @@ class MatchResult(ClubRow):
                 condition=Q(limit_hands__gt=0),
                 name="result_club_limit_hands",
             ),
+            # The records page's limit hands of a season: its sessions' results holding one.
+            models.Index(
+                fields=["club", "session"],
+                condition=Q(limit_hands__gt=0),
+                name="result_limit_hands_by_session",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -344,6 +344,7 @@ def test_club_rows_are_the_six_named():
         "games.Match",
         "games.TableKey",
         "scoring.Hand",
+        "scoring.KeptRecord",
         "scoring.KongChips",
         "scoring.MatchResult",
         "scoring.SentWrite",

@@ -6,16 +6,14 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, F, Max, OuterRef, Sum
+from django.db.models import Count, Max, OuterRef, Subquery, Sum
 
 from club.models import (
     Club,
     Member,
-    Session,
 )
 from games.models import Chair
 from scoring.models import Hand
-from scoring.results import MatchResult
 from scoring.standings.hands import winner_name
 from scoring.standings.rule_sets import RuleSetPart, UnderOneRuleSet, rule_set_order
 from scoring.standings.seasons import Season, held_per_rule_set, season_results
@@ -84,24 +82,26 @@ def played_with_most(member: Member, season: Season, limit: int = 5):
     )
 
 
-def recent_hands(member: Member, limit: int = 10) -> list[Hand]:
-    """The last hands the member played, each with `my_payment` (what they won or paid)."""
+def recent_hands(member: Member, season: Season, limit: int = 10) -> list[Hand]:
+    """The member's last hands of `season`, each with `my_payment` (what they won or paid).
+
+    Bounded by the season, as every figure of the page is: their latest matches of the
+    season from their season's results (as `member_sessions`), then those matches' hands.
+    The member's latest sessions ever were found by walking the club's sessions backwards
+    until ten had a result of theirs, which for a member who stopped coming years ago is
+    every session since."""
+    latest = (
+        season_results(member, season)
+        .order_by("-session__date", "-match__started_at", "-match_id")
+        .values("match_id")[:limit]
+    )
+    # Their chair at each hand's table looked up by the match's key: joined to chairs by
+    # member instead, PostgreSQL went through every chair the member ever sat in.
+    my_chair = Chair.objects.filter(match_id=OuterRef("match_id"), member=member)
     hands = list(
         Hand.objects.live()
-        .filter(
-            # only the member's latest matches: never a sort of every hand they played
-            # (their latest sessions read backwards by date from the club's sessions,
-            # each looked up in their results: not a sort of all their years of results)
-            match_id__in=MatchResult.objects.filter(
-                member=member,
-                session__in=Session.objects.filter(club=member.club_id)
-                .filter(Exists(MatchResult.objects.filter(member=member, session=OuterRef("pk"))))
-                .order_by("-date")
-                .values("pk")[:limit],
-            ).values("match_id"),
-            match__chairs__member=member,
-        )
-        .annotate(my_chair=F("match__chairs__number"), winner_name=winner_name())
+        .filter(match_id__in=latest)
+        .annotate(my_chair=Subquery(my_chair.values("number")[:1]), winner_name=winner_name())
         .select_related("match__session")
         .order_by("-match__session__date", "-match__started_at", "-number")[:limit]
     )

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import connection
-from django.db.models import Q
-
 from club.models import (
     Club,
 )
+from scoring.kept_records import KeptRecord
 from scoring.models import Hand, features
 from scoring.results import MatchResult
-from scoring.rules import rule_set_choices
 from scoring.standings.seasons import Season
 
 
@@ -27,8 +24,9 @@ def season_limit_hands(club: Club, season: Season) -> list[dict]:
         for r in MatchResult.objects.filter(
             club=club,
             limit_hands__gt=0,
-            session__date__gte=season.start,
-            session__date__lt=season.end,
+            # the season's sessions, each looked up in the results holding a limit hand
+            # (a partial index by session): not every such result of the club's years
+            session_id__in=season.sessions(club).values("pk"),
         ).values(
             "match_id",
             "chair__number",
@@ -39,8 +37,12 @@ def season_limit_hands(club: Club, season: Season) -> list[dict]:
             "rules",
         )
     }
-    hands = Hand.objects.live().filter(
-        match_id__in={match_id for match_id, _ in holders}, winner__isnull=False
+    # Unordered (sorted below): the hands' default order joined their sessions, and the
+    # plan read thousands of other hands of the club to do it.
+    hands = (
+        Hand.objects.live()
+        .filter(match_id__in={match_id for match_id, _ in holders}, winner__isnull=False)
+        .order_by()
     )
     found = []
     for hand in hands.values("match_id", "winner", "total", "number", "breakdown"):
@@ -78,40 +80,20 @@ class Records:
     streaks: list[MatchResult]
 
 
-def records(club: Club, season: Season, limit: int = 10) -> Records:
-    """The club's highest hands (per rule set: points and faan do not compare), the limit
-    hands of `season`, and the longest runs of hands won in a row at one table."""
+def records(club: Club, season: Season) -> Records:
+    """The club's highest hands (per rule set: points and faan do not compare) and longest
+    runs of hands won in a row at one table, as kept (scoring.kept_records: one query of a
+    few dozen rows), and the limit hands of `season`."""
     highest: dict[str, list[MatchResult]] = {}
-    # Each rule set's top rows by a small uncorrelated subquery read in the order of the
-    # (rules, best_total) index, all four in one statement: no sort of every result.
-    # One UNION ALL of the four (PostgreSQL): rows ORed by IN are looked for in every result.
-    tops = [
-        MatchResult.objects.filter(club=club, rules=rules, best_total__isnull=False)
-        .order_by("-best_total", "chair_id")
-        .values("pk")[:limit]
-        for rules, _ in rule_set_choices()
-    ]
-    if connection.features.supports_slicing_ordering_in_compound:
-        # The chosen rows' keys first, then those rows by key: as one statement (IN the
-        # UNION) PostgreSQL read every result of the club to join them.
-        chosen = Q(pk__in=list(tops[0].union(*tops[1:], all=True).values_list("pk", flat=True)))
-    else:  # SQLite: no LIMIT inside a UNION; its planner looks each IN up by its index
-        chosen = Q()
-        for top in tops:
-            chosen |= Q(pk__in=top)
-    best = (
-        MatchResult.objects.filter(chosen)
-        .select_related("member", "session", "match", "best_hand")
-        .order_by("rules", "-best_total", "chair_id")
+    streaks: list[MatchResult] = []
+    kept = (
+        KeptRecord.objects.filter(club=club, result__isnull=False)
+        .select_related("result__member", "result__session", "result__match", "result__best_hand")
+        .order_by("kind", "rules", "rank")
     )
-    for result in best:
-        highest.setdefault(result.rules, []).append(result)
-    limits = season_limit_hands(club, season)
-    streaks = list(
-        MatchResult.objects.filter(club=club, longest_streak__gte=2)
-        .select_related("member", "session")
-        # Ties earliest first by chair (a chair keeps its id through a rebuild and a backup
-        # restored; a result row is numbered anew, so ties by it would swap places).
-        .order_by("-longest_streak", "chair_id")[:limit]
-    )
-    return Records(highest, limits, streaks)
+    for record in kept:
+        if record.kind == KeptRecord.Kind.HIGHEST:
+            highest.setdefault(record.rules, []).append(record.result)
+        else:
+            streaks.append(record.result)
+    return Records(highest, season_limit_hands(club, season), streaks)

@@ -3,7 +3,8 @@
 `refresh_match` runs inside the transaction that records, voids or undoes a hand
 (scoring.recording calls it), so `MatchResult` never disagrees with the hands that count.
 `rebuild_results` recomputes everything from the hands (the management command
-`rebuild_standings`, and data loaded without the recording functions)."""
+`rebuild_standings`, and data loaded without the recording functions). Both keep the
+club's records (scoring.kept_records) in step with the results they wrote."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from django.db import transaction
 
 from games import flow
 from games.models import Chair, Match
+from scoring.kept_records import keep_records, rebuild_records
 from scoring.models import Hand, KongChips
 from scoring.results import MatchResult
 from scoring.standings.placings import PLACES, placings
@@ -159,6 +161,7 @@ def _save_rows(match: Match, chairs: list[Chair], rows: list[MatchResult]) -> No
         MatchResult.objects.bulk_update(changed, sorted(fields), batch_size=500)
     reweighed = [row for row in others if row.weight != row.stored_weight]
     MatchResult.objects.bulk_update(reweighed, ["weight"], batch_size=500)
+    keep_records(match.club_id, list(existing.values()), rows)
 
 
 # The columns of a row (attnames: best_hand_id, not the hand) that a refresh may change.
@@ -236,4 +239,5 @@ def rebuild_results(matches=None) -> int:
     MatchResult.objects.filter(match_id__in=ids).delete()
     MatchResult.objects.bulk_create(rows, batch_size=500)
     _reweigh({m.session_id for m in matches})
+    rebuild_records({m.club_id for m in matches})
     return len(matches)

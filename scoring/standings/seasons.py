@@ -78,7 +78,7 @@ def season_results(member, season: Season):
 def span_of_sessions(club, season: Season) -> dict:
     """Annotations: the club's first and last session dates and the sessions played in
     `season` (`first_date`, `last_date`, `held`), as subqueries, so a page reads them in
-    the same statement as its rows. `club` is a Club, or OuterRef("club") for members."""
+    the same statement as its rows."""
     sessions = Session.objects.filter(club=club).order_by()
     # A session is held when it has results: an evening whose matches recorded nothing
     # (no hand, no kong chips) has none, live and after a rebuild alike.
@@ -110,19 +110,22 @@ def held_per_rule_set(club: Club, season: Season) -> dict[str, int]:
     )
 
 
-def with_season_span(members, season: Season):
-    """Members annotated with the club's span of sessions (see `span_of_sessions`), for
-    the season picker in the same query as the member, and `rule_sets`: how many rule sets
-    the season was played under (more than one: `held` counts every rule set's sessions, and
-    `held_per_rule_set` has each one's, as the standings count them)."""
-    club = OuterRef("club")
+def with_season_span(members, club: Club, season: Season):
+    """`club`'s members annotated with the club's span of sessions (see `span_of_sessions`),
+    for the season picker in the same query as the member, and `rule_sets`: how many rule
+    sets the season was played under (more than one: `held` counts every rule set's
+    sessions, and `held_per_rule_set` has each one's, as the standings count them). The
+    club is given, not the member's row's: correlated with the row, PostgreSQL counted the
+    rule sets over every result the club has ever had (1 year 9,816 rows, 6 years 63,805)."""
     rule_sets = (
         results_in_season(club, season)
-        .values("session__club")
+        .values("club")
         .annotate(n=Count("rules", distinct=True))
         .values("n")
     )
-    return members.annotate(**span_of_sessions(club, season), rule_sets=Subquery(rule_sets))
+    return members.filter(club=club).annotate(
+        **span_of_sessions(club, season), rule_sets=Subquery(rule_sets)
+    )
 
 
 def season_from_key(club: Club, key: str | None, today: datetime.date) -> tuple[Season, str]:

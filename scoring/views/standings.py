@@ -354,7 +354,7 @@ def hands_csv(request, club):
 @standings_visible
 def member_page(request, club, pk):
     season, season_problem = _season(request, club)
-    member = get_object_or_404(standings.with_season_span(Member.objects, season), pk=pk, club=club)
+    member = get_object_or_404(standings.with_season_span(Member.objects, club, season), pk=pk)
     season.held = member.held or 0
     # Kept per rule set: a season played under two has a total and a chart for each.
     parts = standings.member_season(member, club, season)
@@ -381,7 +381,7 @@ def member_page(request, club, pk):
             [], f"{member.table_name}'s result each session of the {season.label} season"
         ),
         "companions": standings.played_with_most(member, season),
-        "recent": standings.recent_hands(member),
+        "recent": standings.recent_hands(member, season),
         "special": standings.member_special_hands(member, club, season),
     }
     return render(request, "scoring/member.html", context)

@@ -45,6 +45,7 @@ from games.models import Chair, Match
 from games.start import end_evening, start_play
 from scoring import standings
 from scoring.corrections import CorrectionRefused, Draw, Void, correct_hand
+from scoring.kept_records import kept_records, recomputed_records
 from scoring.models import Hand, KongChips
 from scoring.recording import (
     RecordingError,
@@ -290,6 +291,8 @@ def shown() -> dict:
 
 def check_the_rules(figures: dict) -> None:
     club = Club.objects.get()
+    # The records kept through every write are the records worked out from the results.
+    assert kept_records(club.pk) == recomputed_records(club.pk)
     # A member who played no hand that evening has no place and no placing points.
     for session in Session.objects.all():
         for row in figures[session.date, "evening"]:

@@ -300,8 +300,9 @@ def test_member_page_figures(season):
     # Bounded by the season: the season before had none of these evenings.
     before = standings.Season.containing(club, s.start - datetime.timedelta(days=1))
     assert list(standings.played_with_most(m["A"], before)) == []
-    recent = standings.recent_hands(m["A"], limit=3)
+    recent = standings.recent_hands(m["A"], s, limit=3)
     assert [(h.number, h.my_payment) for h in recent] == [(2, 18), (1, -5), (1, -8)]
+    assert standings.recent_hands(m["A"], before) == []  # the season shown only
 
 
 def test_placings_share_places_fairly():

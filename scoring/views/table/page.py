@@ -11,6 +11,7 @@ from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
+from django.db import connection
 from django.db.models import Case, Q, When
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -62,6 +63,46 @@ def _table_match(request, kwargs) -> Match:
     return match
 
 
+# The poll's match: only what answering "nothing new" needs, chosen and ordered as
+# _table_match does, in SQL written once (building the ORM's query cost the poll more than
+# running it). Scoped to the request's club by the session's club key.
+_POLLED_MATCH = (
+    f"SELECT m.id, m.status, m.version, s.status FROM {Match._meta.db_table} m "
+    f"INNER JOIN {Session._meta.db_table} s ON s.id = m.session_id "
+    "WHERE m.session_id = %s AND m.table_number = %s AND s.club_id = %s "
+    "ORDER BY CASE WHEN m.status = %s THEN 0 ELSE 1 END, m.started_at DESC, m.id DESC LIMIT 1"
+)
+
+
+def _polled_match(request, kwargs) -> Match:
+    """The match as _table_match finds it, with only its key, status and version and its
+    session's status loaded (any other field is read when asked for): the poll's 204 needs
+    no more, and the poll reads the whole match again when the board changed."""
+    session_id, number = kwargs.pop("session_id"), kwargs.pop("number")
+    with connection.cursor() as cursor:
+        cursor.execute(_POLLED_MATCH, [session_id, number, request.club.pk, Match.Status.IN_PLAY])
+        row = cursor.fetchone()
+    if row is None:
+        raise Http404("Play has not started at this table.")
+    pk, status, version, session_status = row
+    club_id = request.club.pk
+    match = _loaded(
+        Match,
+        {"id": pk, "club_id": club_id, "session_id": session_id, "table_number": number}
+        | {"status": status, "version": version},
+    )
+    session = _loaded(Session, {"id": session_id, "club_id": club_id, "status": session_status})
+    session.club = request.club
+    match.session = session
+    return match
+
+
+def _loaded(model, values: dict):
+    """A row of `model` as read from the database with only `values` (by attname) loaded."""
+    fields = [f.attname for f in model._meta.concrete_fields if f.attname in values]
+    return model.from_db(connection.alias, fields, [values[name] for name in fields])
+
+
 def table_view(write: bool = False, sent=None, ended=None, polled: bool = False):
     """Resolve the table's match and check who may see it (and, for `write`, record).
 
@@ -74,7 +115,7 @@ def table_view(write: bool = False, sent=None, ended=None, polled: bool = False)
 
     def decorate(view):
         @players_and_coordinators(
-            _table_match,
+            _polled_match if polled else _table_match,
             "You can record hands only at the table where you sit.",
             table_keys=True,
             table_keys_answer_ended=("POST",) if write else ("GET",) if polled else (),
@@ -386,6 +427,12 @@ def table(request, match):
     return table_page(request, match)
 
 
+def _whole(request, match) -> Match:
+    whole = Match.objects.select_related("session").get(pk=match.pk)
+    whole.session.club = request.club
+    return whole
+
+
 # htmx stops polling on this answer and swaps it as a 200 (not an error in the console).
 STOP_POLLING = 286
 
@@ -393,8 +440,11 @@ STOP_POLLING = 286
 @table_view(polled=True)
 @require_GET
 def poll(request, match):
-    """The scoreboard and hands, polled: 204 (nothing to swap) while nothing changed."""
+    """The scoreboard and hands, polled: 204 (nothing to swap) while nothing changed. The
+    match comes with its key, status and version only (_polled_match): read whole for a
+    board."""
     if request.table_key is not None and match.session.status != Session.Status.IN_PLAY:
+        match = _whole(request, match)
         # A table's card device after "End the evening": its key opens nothing any more (a
         # reload would be refused), so the last board and a word, and the polling stops.
         board = selectors.board(match, request.user)
@@ -408,6 +458,7 @@ def poll(request, match):
         return response
     if request.GET.get("v", "") == str(match.version):
         return HttpResponse(status=204)
+    match = _whole(request, match)
     board = selectors.board(match, request.user)
     shown_hand = request.GET.get("h", "")
     return render(
