@@ -24,6 +24,7 @@ from club.installation import waiting_for_setup
 from club.login_names import create_login
 from club.login_throttle import count, counted
 from club.models import Club, Coordinator
+from club.refusals import Refused
 from club.scoping import scopes_disabled
 from front.clubs import ClubNotStarted, problems_with, start_club, taken_username_message
 
@@ -46,7 +47,7 @@ THROTTLED_MESSAGE = (
 )
 
 
-class SetupDone(Exception):
+class SetupDone(Refused):
     """The installation was set up already (by another visitor a moment ago, say)."""
 
 

@@ -78,6 +78,8 @@ def required(field) -> bool:
     it, as in version 1 files; a login's groups and permissions may go: none)."""
     if field.many_to_many or field.name == "club" and issubclass(field.model, ClubRow):
         return False
+    if (field.model._meta.label_lower, field.name) in backup.FILLED_FROM:  # newer than old files
+        return False
     return not (field.null or field.has_default() or field.primary_key) and (
         field.is_relation or not field.empty_strings_allowed
     )

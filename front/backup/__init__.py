@@ -50,6 +50,7 @@ from front.backup.export import (
 from front.backup.format import (
     BATCH,
     CHUNK,
+    FILLED_FROM,
     FORMAT,
     MAX_DEPTH,
     MAX_LINE,
@@ -80,6 +81,7 @@ __all__ = [
     "BackupCheck",
     "BackupRefused",
     "CHUNK",
+    "FILLED_FROM",
     "FORMAT",
     "Imported",
     "InsertTable",

@@ -11,7 +11,14 @@ from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
 
 from club.scoping import ClubRow
-from front.backup.format import MODELS, NAMED_BY_NATURAL_KEY, RULE_FIELDS, _dumps, _model
+from front.backup.format import (
+    FILLED_FROM,
+    MODELS,
+    NAMED_BY_NATURAL_KEY,
+    RULE_FIELDS,
+    _dumps,
+    _model,
+)
 from front.backup.reading import _refusal, backup_rows
 from scoring.engine import EngineError
 from scoring.rules import build_ruleset, rule_set_choices
@@ -137,6 +144,8 @@ class BackupCheck:
             missing = field.name not in fields and not field.primary_key
             # Version 1 rows have no club key of their own: the file's one club fills it.
             filled = field.name == "club" and issubclass(model, ClubRow)
+            # A field newer than the file, filled from another of the row's (made_for_here).
+            filled = filled or (label, field.name) in FILLED_FROM
             if missing and not (
                 filled or field.null or field.has_default() or field.empty_strings_allowed
             ):

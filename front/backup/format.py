@@ -54,6 +54,12 @@ RULE_FIELDS = {
 }
 
 
+# Fields newer than backups the previous releases wrote, each with the field of the same row
+# whose value a row from such a file takes for it: a session's last change is, at the
+# latest, when it was made (tests/test_old_release_backup.py restores such a file).
+FILLED_FROM = {("club.session", "updated"): "created"}
+
+
 def made_for_here(label: str, columns: dict) -> None:
     """What a row brought in from a file must not keep as it was:
     - a table key's code opens its table on whichever installation holds it: it gets a new
@@ -61,6 +67,9 @@ def made_for_here(label: str, columns: dict) -> None:
       across clubs; the coordinator prints the table's card again);
     - a seating draft's one-step undo names members by their ids in the other copy, which
       are not theirs here: it is dropped (the draft itself comes, as it was)."""
+    for (model, name), source in FILLED_FROM.items():
+        if model == label and name not in columns and source in columns:
+            columns[name] = columns[source]
     if label == "games.tablekey":
         columns["code"] = new_code()
     elif label == "club.member" and not columns.get("uid"):  # a file from before members had one
