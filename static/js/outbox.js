@@ -155,7 +155,9 @@
         outcomes.pop();
       }
     });
-    var states = window.MatchFlow.replay(data.rules, outcomes, data.players, data.options);
+    // games/flow.py's constants; a match kept by an older page may lack them: the page's.
+    var constants = data.flow || pageFlow().flow;
+    var states = window.MatchFlow.replay(constants, data.rules, outcomes, data.players, data.options);
     return { state: states[states.length - 1], last: outcomes.length, texts: texts };
   }
 

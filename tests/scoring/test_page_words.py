@@ -1,7 +1,7 @@
 """The table page's scripts take the server's words and constants, without a browser: the
 outbox writes waiting hands and the board in the words of the page's JSON (table_flow),
-which are the server's own, and repeats none of them; flow.js's constants are
-games/flow.py's."""
+which are the server's own, and repeats none of them; flow.js has games/flow.py's
+constants from the same JSON and defines none itself."""
 
 import json
 import re
@@ -65,18 +65,28 @@ def test_the_outbox_repeats_none_of_the_servers_words():
     assert not repeated, f"outbox.js repeats the server's words: {repeated}"
 
 
-def test_flow_js_constants_are_games_flows():
-    """flow.js moves the board as games/flow.py does, with games/flow.py's constants."""
+def test_the_pages_flow_constants_are_games_flows(coordinator_client, evening):
+    """flow.js moves the board with the constants the page's JSON gives it: games/flow.py's."""
+    assert page_flow(coordinator_client, evening)["flow"] == {
+        "winds": list(flow.WINDS),
+        "needs_discarder": sorted(flow._NEEDS_DISCARDER),
+        "classical_games": flow.CLASSICAL_GAMES,
+        "games_per_round": flow.GAMES_PER_ROUND,
+        "default_rounds": flow.DEFAULT_ROUNDS,
+        "max_rounds": flow.MAX_ROUNDS,
+        "min_players": flow.MIN_PLAYERS,
+        "max_players": flow.MAX_PLAYERS,
+    }
+
+
+def test_flow_js_defines_none_of_games_flows_constants():
+    """flow.js keeps only the moves: no wind, rule of a discarder or limit of its own (a
+    count of 0, 1 or 2 is arithmetic, not a rule), so a constant changed in games/flow.py
+    cannot leave the board moving on by the old one."""
     script = (JS / "flow.js").read_text()
-
-    def js(name):
-        found = re.search(rf"var {name} = (.*?);", script)
-        assert found, f"flow.js names {name}"
-        return json.loads(found.group(1).replace("true", "1").replace("'", '"'))
-
-    assert js("WINDS") == list(flow.WINDS)
-    assert js("CLASSICAL_GAMES") == flow.CLASSICAL_GAMES
-    assert js("GAMES_PER_ROUND") == flow.GAMES_PER_ROUND
-    assert js("DEFAULT_ROUNDS") == flow.DEFAULT_ROUNDS
-    needs = re.search(r"var NEEDS_DISCARDER = \{(.*?)\};", script).group(1)
-    assert set(re.findall(r"(\w+): true", needs)) == set(flow._NEEDS_DISCARDER)
+    code = re.sub(r"//.*", "", script)
+    strings = set(re.findall(r'"([^"]*)"', code))
+    assert not strings & {*flow.WINDS, *flow.WIND_WORDS.values(), *flow._NEEDS_DISCARDER}
+    numbers = set(re.findall(r"(?<![\w.])\d+(?![\w.])", code))
+    assert numbers <= {"0", "1", "2"}, f"flow.js has numbers of its own: {numbers}"
+    assert not re.search(r"\b[A-Z][A-Z_]+\s*=", code), "flow.js names a constant"

@@ -140,6 +140,8 @@ def table_flow(board) -> dict:
         # the service worker may be older than the answers the device had since).
         "version": match.version,
         "rules": match.rules,
+        # games/flow.py's constants: flow.js has the moves only.
+        "flow": flow.CONSTANTS,
         "players": len(board.names),
         "options": match.flow_options or {},
         "outcomes": match.flow_outcomes(board.live_hands),
