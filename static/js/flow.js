@@ -1,5 +1,5 @@
 // The flow of a match in JavaScript: the twin of games/flow.py, so that the table page's
-// outbox (outbox.js) can move the board on while hands wait to be sent (who deals next,
+// outbox (outbox-queue.js) can move the board on while hands wait to be sent (who deals next,
 // the winds, the round, a goulash hand, who sits out, the end of the match).
 // The server's games/flow.py stays the authority: every state this file works out is
 // replaced by the server's once the hands are sent. tests/browser/test_flow_twin.py

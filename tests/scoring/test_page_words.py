@@ -51,7 +51,7 @@ def test_the_pages_words_and_retry_are_the_servers(coordinator_client, evening):
 def test_the_outbox_repeats_none_of_the_servers_words():
     """Every word the page's JSON gives the outbox is the server's alone: a word changed in
     Python cannot leave the outbox saying the old one."""
-    script = (JS / "outbox.js").read_text()
+    script = "\n".join(path.read_text() for path in sorted(JS.glob("outbox*.js")))
     server = [
         *selectors.KONG_WORDS.values(),
         *flow.WIND_WORDS.values(),
@@ -62,7 +62,7 @@ def test_the_outbox_repeats_none_of_the_servers_words():
         ),
     ]
     repeated = [words for words in server if words in script]
-    assert not repeated, f"outbox.js repeats the server's words: {repeated}"
+    assert not repeated, f"the outbox's files repeat the server's words: {repeated}"
 
 
 def test_the_pages_flow_constants_are_games_flows(coordinator_client, evening):
@@ -90,3 +90,14 @@ def test_flow_js_defines_none_of_games_flows_constants():
     numbers = set(re.findall(r"(?<![\w.])\d+(?![\w.])", code))
     assert numbers <= {"0", "1", "2"}, f"flow.js has numbers of its own: {numbers}"
     assert not re.search(r"\b[A-Z][A-Z_]+\s*=", code), "flow.js names a constant"
+
+
+def test_the_table_page_loads_every_outbox_file_in_order(coordinator_client, evening):
+    """The outbox is split by job into files with no build step: the page loads each of
+    them, after flow.js, in the order outbox-shared.js lists them (a file calls the ones
+    before it by the names it took at its top), and no file in static/js is left out."""
+    html = coordinator_client.get(url("table", evening, 1)).content.decode()
+    loaded = re.findall(r'<script src="/static/js/(flow\.js|outbox[\w-]*\.js)" defer>', html)
+    listed = re.findall(r"^//\s+(outbox[\w-]*\.js)\s", (JS / "outbox-shared.js").read_text(), re.M)
+    assert loaded == ["flow.js", *listed]
+    assert sorted(listed) == sorted(path.name for path in JS.glob("outbox*.js"))
