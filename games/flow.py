@@ -54,6 +54,19 @@ DEFAULT_ROUNDS = 4
 MAX_ROUNDS = len(WINDS)
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 
+# The constants above as the table page's JSON gives them to static/js/flow.js, which keeps
+# only the moves: a constant changed here changes there too.
+CONSTANTS = {
+    "winds": list(WINDS),
+    "needs_discarder": sorted(_NEEDS_DISCARDER),
+    "classical_games": CLASSICAL_GAMES,
+    "games_per_round": GAMES_PER_ROUND,
+    "default_rounds": DEFAULT_ROUNDS,
+    "max_rounds": MAX_ROUNDS,
+    "min_players": MIN_PLAYERS,
+    "max_players": MAX_PLAYERS,
+}
+
 _WIN_FIELDS = frozenset({"winner", "won_by", "discarder"})
 _MISSING = object()
 

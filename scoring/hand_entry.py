@@ -132,7 +132,7 @@ def check_form_win(form, winner, won_by, discarder, liable=None, complete=True) 
 
 def device_checks(match) -> dict:
     """What the table page checks on the device before it keeps a hand to send later
-    (static/js/outbox.js), with this module's and the engine's own numbers and words, so
+    (static/js/outbox-queue.js), with this module's and the engine's own numbers and words, so
     a hand the server would refuse for who won, who pays or its total is refused offline
     too: the totals' limits (a goulash hand's too), and the refusals of check_win."""
     ruleset = table_rules.match_ruleset(match)

@@ -100,7 +100,7 @@ def split_rounds(rounds: list[RoundGroup], keep: int) -> tuple[list[RoundGroup],
 
 
 # How a hand was won, and the kinds of kong chips, in the words of the table page; its
-# outbox (static/js/outbox.js) reads the same words from the page's JSON (table_flow).
+# outbox (static/js/outbox*.js) reads the same words from the page's JSON (table_flow).
 WON_BY_WORDS = {
     Hand.WonBy.WALL: "self-drawn from the wall",
     Hand.WonBy.REPLACEMENT: "on a replacement tile",

@@ -1,34 +1,33 @@
 // The flow of a match in JavaScript: the twin of games/flow.py, so that the table page's
-// outbox (outbox.js) can move the board on while hands wait to be sent (who deals next,
+// outbox (outbox-queue.js) can move the board on while hands wait to be sent (who deals next,
 // the winds, the round, a goulash hand, who sits out, the end of the match).
 // The server's games/flow.py stays the authority: every state this file works out is
 // replaced by the server's once the hands are sent. tests/browser/test_flow_twin.py
 // replays random matches through both and checks they agree at every step; change the
-// two together. Only the moves are ported: outcomes come from the page's own forms, so
-// the Python side's wording of refusals is not repeated here (an impossible outcome
-// throws a plain Error).
+// two together. Only the moves are here: the constants (winds, limits, which wins need a
+// discarder) are games/flow.py's CONSTANTS, which the page's JSON carries (table_flow's
+// flow) and the caller passes in; outcomes come from the page's own forms, so the Python
+// side's wording of refusals is not repeated here (an impossible outcome throws a plain
+// Error).
 (function (root) {
   "use strict";
-  var WINDS = ["E", "S", "W", "N"];
-  var CLASSICAL_GAMES = 16;
-  var GAMES_PER_ROUND = 4;
-  var DEFAULT_ROUNDS = 4;
-  var NEEDS_DISCARDER = { discard: true, robbing_kong: true };
 
-  function windsAfterPassing(players, dealer) {
+  // A table with more players than winds has a Dreamer: the chair just before the dealer.
+  function windsAfterPassing(c, players, dealer) {
     var winds = [];
     for (var chair = 0; chair < players; chair++) {
       var offset = (((chair - dealer) % players) + players) % players;
-      winds.push(offset < WINDS.length ? WINDS[offset] : null);
+      winds.push(offset < c.winds.length ? c.winds[offset] : null);
     }
     return winds;
   }
 
-  function sittingOut(players, dealer) {
-    return players === 5 ? (((dealer - 1) % players) + players) % players : null;
+  function sittingOut(c, players, dealer) {
+    return players > c.winds.length ? (((dealer - 1) % players) + players) % players : null;
   }
 
-  function Flow(rules, players, options) {
+  function Flow(c, rules, players, options) {
+    this.c = c;
     this.rules = rules;
     this.players = players;
     this.dealer = 0;
@@ -36,31 +35,30 @@
     this.goulash = false;
     this.over = false;
     this.games = null;
-    this.rounds = DEFAULT_ROUNDS;
+    this.rounds = c.default_rounds;
     this.fixedWinds = null;
-    this.withDreamer = players === 5;
+    this.withDreamer = players > c.winds.length;
     if (rules === "hk" || rules === "fan") {
-      var rounds = options && options.rounds !== undefined ? options.rounds : DEFAULT_ROUNDS;
-      if (typeof rounds !== "number" || rounds % 1 !== 0 || rounds < 1 || rounds > WINDS.length) {
-        throw new Error("The number of rounds must be a whole number from 1 to 4.");
+      var rounds = options && options.rounds !== undefined ? options.rounds : c.default_rounds;
+      if (typeof rounds !== "number" || rounds % 1 !== 0 || rounds < 1 || rounds > c.max_rounds) {
+        throw new Error("The number of rounds must be a whole number from 1 to " + c.max_rounds + ".");
       }
       this.rounds = rounds;
     } else if (rules === "classical") {
       this.games = 0;
       // At three or four the seat winds stay with the chairs.
-      if (!this.withDreamer) this.fixedWinds = windsAfterPassing(players, 0);
+      if (!this.withDreamer) this.fixedWinds = windsAfterPassing(c, players, 0);
     } else if (rules !== "u3a") {
       throw new Error("Unknown rule set " + rules + ".");
     }
   }
 
   Flow.prototype.winds = function (dealer) {
-    return this.fixedWinds ? this.fixedWinds.slice() : windsAfterPassing(this.players, dealer);
+    return this.fixedWinds ? this.fixedWinds.slice() : windsAfterPassing(this.c, this.players, dealer);
   };
 
   Flow.prototype.sittingOut = function (dealer) {
-    // A table of five always has a Dreamer: the chair just before the dealer.
-    return sittingOut(this.players, dealer);
+    return sittingOut(this.c, this.players, dealer);
   };
 
   Flow.prototype.state = function (hand) {
@@ -72,7 +70,7 @@
     }
     return {
       hand: hand,
-      round: WINDS[this.round],
+      round: this.c.winds[this.round],
       dealer: this.dealer,
       winds: this.winds(this.dealer),
       goulash: this.goulash,
@@ -103,11 +101,11 @@
       this.passDeal();
     } else {
       this.games += 1;
-      if (this.games >= CLASSICAL_GAMES) {
+      if (this.games >= this.c.classical_games) {
         this.over = true;
         return;
       }
-      this.round = Math.floor(this.games / GAMES_PER_ROUND);
+      this.round = Math.floor(this.games / this.c.games_per_round);
       if (!this.withDreamer) this.dealer = winner;
       else if (winner !== this.dealer) this.dealer = (this.dealer + 1) % this.players;
     }
@@ -139,7 +137,7 @@
       this.afterDraw();
     } else {
       this.checkChair(hand, "winner", outcome.winner);
-      if (NEEDS_DISCARDER[outcome.won_by]) {
+      if (this.c.needs_discarder.indexOf(outcome.won_by) !== -1) {
         this.checkChair(hand, "discarder", outcome.discarder);
         if (outcome.discarder === outcome.winner) {
           throw new Error("Hand " + hand + ": the winner cannot be the discarder.");
@@ -152,12 +150,14 @@
     if (ends) this.over = true;
   };
 
-  // The state before each hand and after the last, as games.flow.replay gives them.
-  function replay(rules, outcomes, players, options) {
-    if (typeof players !== "number" || players < 3 || players > 5) {
-      throw new Error("A table has 3 to 5 players.");
+  // The state before each hand and after the last, as games.flow.replay gives them;
+  // `constants` is games/flow.py's CONSTANTS (the page's JSON: table_flow's flow).
+  function replay(constants, rules, outcomes, players, options) {
+    var c = constants;
+    if (typeof players !== "number" || players < c.min_players || players > c.max_players) {
+      throw new Error("A table has " + c.min_players + " to " + c.max_players + " players.");
     }
-    var flow = new Flow(rules, players, options || {});
+    var flow = new Flow(c, rules, players, options || {});
     var states = [flow.state(1)];
     for (var i = 0; i < outcomes.length; i++) {
       flow.apply(i + 1, outcomes[i]);
@@ -166,5 +166,5 @@
     return states;
   }
 
-  root.MatchFlow = { replay: replay, WINDS: WINDS };
+  root.MatchFlow = { replay: replay };
 })(window);

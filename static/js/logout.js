@@ -80,7 +80,7 @@
       });
   }
 
-  // Hands a table page's outbox keeps (static/js/outbox.js, "table-outbox:<match>"), for
+  // Hands a table page's outbox keeps (static/js/outbox-queue.js, "table-outbox:<match>"), for
   // a logout from any other page, where the outbox is not there to hold it back.
   function waiting() {
     var count = 0;

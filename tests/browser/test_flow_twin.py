@@ -64,6 +64,8 @@ def _cases():
 def page(browser):
     page = browser.new_page()
     page.add_script_tag(path=str(FLOW_JS))
+    # The constants the table page's JSON gives flow.js (table_flow's flow).
+    page.evaluate("constants => { window.FLOW = constants; }", flow.CONSTANTS)
     yield page
     page.close()
 
@@ -77,7 +79,7 @@ def test_the_javascript_flow_gives_the_same_states_as_games_flow(page):
     assert any(state["sitting_out"] is not None for state in states)
     assert all(case["states"][-1]["over"] for case in cases)
     replayed = page.evaluate(
-        """cases => cases.map(c => MatchFlow.replay(c.rules, c.outcomes, c.players, c.options))""",
+        """cases => cases.map(c => MatchFlow.replay(FLOW, c.rules, c.outcomes, c.players, c.options))""",
         cases,
     )
     for case, js_states in zip(cases, replayed, strict=True):
@@ -94,11 +96,11 @@ def test_the_javascript_flow_refuses_what_games_flow_refuses(page):
     refused = page.evaluate(
         """() => {
           const tries = [
-            () => MatchFlow.replay("u3a", [{winner: 4, won_by: "wall", discarder: null}], 5),
-            () => MatchFlow.replay("fan", [{draw: true}, {draw: true}], 3, {rounds: 1}).length
-              && MatchFlow.replay("fan", [{draw: true}, {draw: true}, {draw: true},
+            () => MatchFlow.replay(FLOW, "u3a", [{winner: 4, won_by: "wall", discarder: null}], 5),
+            () => MatchFlow.replay(FLOW, "fan", [{draw: true}, {draw: true}], 3, {rounds: 1}).length
+              && MatchFlow.replay(FLOW, "fan", [{draw: true}, {draw: true}, {draw: true},
                                           {draw: true}], 3, {rounds: 1}),
-            () => MatchFlow.replay("hk", [{winner: 0, won_by: "discard", discarder: 0}], 4),
+            () => MatchFlow.replay(FLOW, "hk", [{winner: 0, won_by: "discard", discarder: 0}], 4),
           ];
           return tries.map(t => { try { t(); return false; } catch (e) { return true; } });
         }"""

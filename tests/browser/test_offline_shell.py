@@ -65,7 +65,7 @@ FILLED = (["outbox-test"], ["typed"], ["outbox-test"])
 
 def kept(stores) -> tuple:
     """The stores as FILLED compares them: without the table page's own note of the last
-    board it saw ("table-seen:<match>", static/js/outbox.js), which a table page writes."""
+    board it saw ("table-seen:<match>", static/js/outbox-queue.js), which a table page writes."""
     local = [key for key in stores["local"] if not key.startswith("table-seen:")]
     return (local, stores["session"], stores["databases"])
 

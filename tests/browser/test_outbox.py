@@ -1,4 +1,4 @@
-"""A Wi-Fi drop stops no one (issue #20): the table page's outbox (static/js/outbox.js).
+"""A Wi-Fi drop stops no one (issue #20): the table page's outbox (static/js/outbox*.js).
 
 Offline (Playwright's offline mode), quick-entry wins, a draw, kong chips and an undo wait
 on the device with their one-time keys while the board moves on by itself; back online the

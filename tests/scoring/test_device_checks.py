@@ -24,7 +24,7 @@ CLUB_MINIMUMS = {"u3a": 4, "fan": 4, "hk": 5}
 
 
 def device_verdict(checks: dict, total: int, goulash: bool) -> str | None:
-    """What static/js/outbox.js (totalRefusal) says of `total`, from the JSON alone."""
+    """What static/js/outbox-queue.js (totalRefusal) says of `total`, from the JSON alone."""
     limits = checks["goulash"] if goulash else checks["hand"]
     amount = checks["one"] if total == 1 else f"{total} {checks['unit']}"
     if limits["minimum"] is not None and total < limits["minimum"]:

@@ -28,7 +28,7 @@ from scoring.forms.table import KongForm, WinForm
 from scoring.models import Hand, SentWrite
 
 TEMPLATE = "scoring/table/table.html"
-# What became of a write, for the page's outbox (static/js/outbox.js) to read without
+# What became of a write, for the page's outbox (static/js/outbox-queue.js) to read without
 # reading the words: saved, already-saved (sent before with the same key, or the same hand
 # already there), conflict (a different hand is recorded), ended (the evening was ended),
 # refused (anything else the table must look at).
@@ -169,7 +169,7 @@ def _answers(request, board, notice: str, refusal: str, at: str) -> dict:
 
 
 def table_flow(board) -> dict:
-    """What the page's outbox (static/js/outbox.js) needs to move the board on by itself
+    """What the page's outbox (static/js/outbox*.js) needs to move the board on by itself
     while hands wait to be sent: the flow's inputs (flow.js replays them), the names, and
     where each write goes. The server's board replaces it once they are sent."""
     match = board.match
@@ -181,6 +181,8 @@ def table_flow(board) -> dict:
         # the service worker may be older than the answers the device had since).
         "version": match.version,
         "rules": match.rules,
+        # games/flow.py's constants: flow.js has the moves only.
+        "flow": flow.CONSTANTS,
         "players": len(board.names),
         "options": match.flow_options or {},
         "outcomes": match.flow_outcomes(board.live_hands),
