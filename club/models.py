@@ -842,6 +842,14 @@ class Session(models.Model):
     def __str__(self) -> str:
         return f"Session {self.date:%A %d %B %Y}"
 
+    def save(self, *args, **kwargs):
+        adding = self._state.adding
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            if adding:
+                # A member's time away holds for sessions added later too (club/week/).
+                answer_new_session(self)
+
     @property
     def is_closed(self) -> bool:
         return self.status == self.Status.CLOSED
@@ -1088,4 +1096,9 @@ from club.calendar_feed.models import CalendarAddress  # noqa: E402, F401 (regis
 from club.privacy.models import Erasure  # noqa: E402, F401 (registers the model)
 
 # The week's answers ("coming" / "not this week") live in their feature's folder.
-from club.week.models import ReplyAnswer, SessionReply  # noqa: E402, F401
+from club.week.models import (  # noqa: E402, F401
+    AwayPeriod,
+    ReplyAnswer,
+    SessionReply,
+    answer_new_session,
+)

@@ -340,6 +340,7 @@ def test_club_rows_are_the_six_named():
     labels = sorted(m._meta.label for m in club_rows())
     assert labels == [
         "club.Attendance",
+        "club.AwayPeriod",
         "club.SessionReply",
         "games.Match",
         "games.TableKey",
