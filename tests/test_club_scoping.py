@@ -149,6 +149,8 @@ def _calls(world) -> dict:
         "for_member": (a.seated,),
         "coming": (),
         "not_coming": (),
+        "covering": (datetime.date(2026, 1, 1),),
+        "current": (datetime.date(2026, 1, 1),),
         "count_sessions_attended": (
             [a.seated],
             datetime.date(2026, 1, 1),
