@@ -843,12 +843,20 @@ class Session(models.Model):
         return f"Session {self.date:%A %d %B %Y}"
 
     def save(self, *args, **kwargs):
-        adding = self._state.adding
+        moved = self._state.adding or self.date != getattr(self, "_loaded_date", self.date)
         with transaction.atomic():
             super().save(*args, **kwargs)
-            if adding:
-                # A member's time away holds for sessions added later too (club/week/).
+            if moved:
+                # A member's time away holds for sessions added (or moved) into it later
+                # too (club/week/); answers already given stay.
                 answer_new_session(self)
+                self._loaded_date = self.date
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        session = super().from_db(db, field_names, values)
+        session._loaded_date = session.__dict__.get("date")  # to see a move in save()
+        return session
 
     @property
     def is_closed(self) -> bool:

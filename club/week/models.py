@@ -115,10 +115,11 @@ class AwayPeriod(ClubRow):
 
 def answer_new_session(session) -> int:
     """Give the members away on `session`'s day their "not this week" for it (answered by
-    nobody, noted "away"). Called by `Session.save` for a new session, inside the
-    transaction that inserts it, so the session is never seen without them. Plain managers
-    with the club named: sessions are created in and out of a club's scope (commands, demo).
-    Returns how many answers were given."""
+    nobody, noted "away"), leaving any answer already given. Called by `Session.save` for a
+    new session (or one moved to another day), inside the transaction that saves it, so
+    the session is never seen without them. Plain managers with the club named: sessions
+    are created in and out of a club's scope (commands, demo). Returns how many members
+    were away that day."""
     away = set(
         AwayPeriod._base_manager.filter(
             club_id=session.club_id,
@@ -127,7 +128,7 @@ def answer_new_session(session) -> int:
             last__gte=session.date,
         ).values_list("member_id", flat=True)
     )
-    SessionReply._base_manager.bulk_create(
+    answers = [
         SessionReply(
             club_id=session.club_id,
             session=session,
@@ -137,5 +138,7 @@ def answer_new_session(session) -> int:
             answered_by=None,
         )
         for member_id in sorted(away)
-    )
+    ]
+    # A session moved into the days keeps the answers it had: only the silent are answered.
+    SessionReply._base_manager.bulk_create(answers, ignore_conflicts=True)
     return len(away)

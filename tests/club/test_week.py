@@ -634,3 +634,19 @@ def test_answering_from_the_member_s_page_is_refused_to_members(club, me, member
     )
     assert member_client.get(reverse("club:member_detail", args=[other.pk])).status_code == 403
     assert not SessionReply.objects.exists()
+
+
+def test_a_session_moved_into_a_time_away_answers_only_those_who_had_not(
+    club, me, coordinator_client
+):
+    (session,) = weekly(club, 20, 1)
+    said = MemberFactory(club=club)
+    replies.answer(session, said, COMING, "", by=None, today=today())
+    for member in (me, said):
+        AwayPeriod.objects.create(member=member, first=in_days(2), last=in_days(9))
+    edit = {"date": in_days(5).isoformat(), "venue": "Hall", "notes": "", "status": "planned"}
+    coordinator_client.post(reverse("club:session_edit", args=[session.pk]), edit)
+    assert away_answers(session) == {
+        (me.table_name, NOT_COMING, AwayPeriod.NOTE, None),
+        (said.table_name, COMING, "", None),  # their own answer stands
+    }
