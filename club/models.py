@@ -842,6 +842,22 @@ class Session(models.Model):
     def __str__(self) -> str:
         return f"Session {self.date:%A %d %B %Y}"
 
+    def save(self, *args, **kwargs):
+        moved = self._state.adding or self.date != getattr(self, "_loaded_date", self.date)
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            if moved:
+                # A member's time away holds for sessions added (or moved) into it later
+                # too (club/week/); answers already given stay.
+                answer_new_session(self)
+                self._loaded_date = self.date
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        session = super().from_db(db, field_names, values)
+        session._loaded_date = session.__dict__.get("date")  # to see a move in save()
+        return session
+
     @property
     def is_closed(self) -> bool:
         return self.status == self.Status.CLOSED
@@ -1088,4 +1104,9 @@ from club.calendar_feed.models import CalendarAddress  # noqa: E402, F401 (regis
 from club.privacy.models import Erasure  # noqa: E402, F401 (registers the model)
 
 # The week's answers ("coming" / "not this week") live in their feature's folder.
-from club.week.models import ReplyAnswer, SessionReply  # noqa: E402, F401
+from club.week.models import (  # noqa: E402, F401
+    AwayPeriod,
+    ReplyAnswer,
+    SessionReply,
+    answer_new_session,
+)

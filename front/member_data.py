@@ -82,6 +82,7 @@ def _querysets(member: Member) -> list[tuple[str, object]]:
         ("club.session", sessions),
         ("club.attendance", attended),
         ("club.sessionreply", replies),
+        ("club.awayperiod", model("club.awayperiod").objects.filter(member=member)),
         ("club.seat", model("club.seat").objects.filter(member=member)),
         ("games.match", model("games.match").objects.filter(pk__in=matches)),
         ("games.chair", model("games.chair").objects.filter(member=member)),
@@ -189,6 +190,11 @@ def as_csv(member: Member, rows: list[dict]) -> str:
                 _day(fields["updated_at"]),
             ]
         )
+    write([])
+    write(["Your times away"])
+    write(["From", "To"])
+    for row in grouped.get("club.awayperiod", []):
+        write([row["fields"]["first"], row["fields"]["last"]])
     matches = {row["pk"]: row["fields"] for row in grouped.get("games.match", [])}
     my_chair = {
         row["fields"]["match"]: row["fields"]["number"] for row in grouped.get("games.chair", [])

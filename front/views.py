@@ -25,6 +25,7 @@ from club.privacy.notice import notice_text
 from club.roles import coordinator_required, is_coordinator
 from club.week import replies
 from club.week.forms import AwayForm
+from club.week.models import AwayPeriod
 from front import backup, evening, offline, signup_limit
 from front import first_setup as first_setup_code
 from front.clubs import ClubNotStarted, rule_set_options
@@ -57,6 +58,9 @@ def home(request):
     if member is not None:
         context["week"] = replies.member_week(member, timezone.localdate())
         context["away_form"] = AwayForm()
+        context["away_periods"] = list(
+            AwayPeriod.objects.filter(member=member).current(timezone.localdate())
+        )
     return render(request, "front/home.html", context)
 
 

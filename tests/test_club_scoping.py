@@ -149,6 +149,8 @@ def _calls(world) -> dict:
         "for_member": (a.seated,),
         "coming": (),
         "not_coming": (),
+        "covering": (datetime.date(2026, 1, 1),),
+        "current": (datetime.date(2026, 1, 1),),
         "count_sessions_attended": (
             [a.seated],
             datetime.date(2026, 1, 1),
@@ -340,6 +342,7 @@ def test_club_rows_are_the_six_named():
     labels = sorted(m._meta.label for m in club_rows())
     assert labels == [
         "club.Attendance",
+        "club.AwayPeriod",
         "club.SessionReply",
         "games.Match",
         "games.TableKey",

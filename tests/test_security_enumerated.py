@@ -83,6 +83,7 @@ WRITES = {
     "club:week_reply_for": COORDINATOR,
     "club:week_reply": SIGNED_IN,
     "club:week_away": SIGNED_IN,
+    "club:week_away_end": SIGNED_IN,
     "games:start": COORDINATOR,
     "games:end": COORDINATOR,
     "games:table_key_reissue": COORDINATOR,

@@ -24,7 +24,7 @@ from club.models import Club, KeepApart, Member, Session
 from club.privacy.erasure import erase
 from club.roles import make_coordinator
 from club.scoping import ClubScopedManager
-from club.week.models import ReplyAnswer, SessionReply
+from club.week.models import AwayPeriod, ReplyAnswer, SessionReply
 from games.models import Match, RoomKey, TableKey
 from games.start import start_play
 from scoring.corrections import correct_hand
@@ -136,6 +136,7 @@ def build_club(slug, tag, *, today, totals, starting_tally, dates):
         answered_by=plain_member.user,
     )
     SessionReply.objects.create(session=next_week, member=seated, answer=ReplyAnswer.NOT_COMING)
+    AwayPeriod.objects.create(member=seated, first=next_day, last=next_day)
     calendar = CalendarAddress.renew(seated)  # the seated member's private calendar
 
     start_play(session)

@@ -110,6 +110,7 @@ def erase(
         # personal ("hospital that week"), the answers themselves are the register's.
         CalendarAddress.objects.filter(member=member).delete()
         SessionReply.objects.filter(member=member).exclude(note="").update(note="")
+        # Their times away (club/week/) stay: two dates and no text, like the register.
         KeepApart.objects.filter(club=member.club_id, member_a=member).delete()
         KeepApart.objects.filter(club=member.club_id, member_b=member).delete()
         try:

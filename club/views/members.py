@@ -18,7 +18,7 @@ from club.forms import KeepApartForm, MemberForm, MemberSearchForm
 from club.models import Member, Session
 from club.refusals import Refused, show_refusal
 from club.roles import coordinator_required
-from club.week.replies import absent_without_word
+from club.week.replies import absent_without_word, open_sessions, week_row
 
 MEMBERS_PER_PAGE = 100
 
@@ -155,7 +155,17 @@ def _detail_context(member: Member, keep_apart_form: KeepApartForm | None = None
         "kept_apart": member.keep_aparts(),
         "keep_apart_form": keep_apart_form or KeepApartForm(member=member),
         "history": member_history.changes(member),
+        "next_answer": _next_answer(member),
     }
+
+
+def _next_answer(member: Member):
+    """The next session that takes answers, with the member's answer to it: the coordinator
+    answers here for a member who rang (club/week/). None for a lapsed member or no session."""
+    if not member.is_active:
+        return None
+    session = open_sessions(member.club_id, timezone.localdate()).first()
+    return week_row(member, session) if session else None
 
 
 @coordinator_required

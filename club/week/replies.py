@@ -19,7 +19,7 @@ from club.models import Attendance, Member, Session, long_date
 from club.refusals import Refused
 from club.seating.planner import SeatingError
 from club.seating.planner.sizes import table_sizes
-from club.week.models import NOTE_MAX, ReplyAnswer, SessionReply
+from club.week.models import NOTE_MAX, AwayPeriod, ReplyAnswer, SessionReply
 
 # How far ahead the home page offers answers, and how many weeks "away" covers at most.
 WEEKS_AHEAD = 5
@@ -93,18 +93,34 @@ def answer_away(
     today: datetime.date,
 ) -> list[Session]:
     """ "Not this week" for every session from `first` to `last` that still takes answers,
-    in one transaction. Returns those sessions (maybe none: say so to the member)."""
+    and the time away kept (`AwayPeriod`) for the sessions added in it later, in one
+    transaction. Returns the sessions answered now (maybe none yet)."""
     if last < first:
         raise Refused("The last day away is before the first: please check the dates.")
+    if last < today:
+        raise Refused("Those days are over: please give a time away from today on.")
     if (last - first).days > AWAY_MAX_DAYS:
         raise Refused("Please give a time away of at most a year.")
     with transaction.atomic():
+        # The same dates sent twice (or twenty times at once) are one time away.
+        AwayPeriod.objects.get_or_create(
+            member=member, first=first, last=last, defaults={"club_id": member.club_id}
+        )
         sessions = list(
             open_sessions(member.club_id, today).filter(date__gte=first, date__lte=last)
         )
         for session in sessions:
             answer(session, member, ReplyAnswer.NOT_COMING, note, by=by, today=today)
     return sessions
+
+
+def end_away(member: Member, pk: int) -> AwayPeriod | None:
+    """Remove one of `member`'s times away (None if it is not theirs, or gone already). The
+    answers it gave stay: each is changed on its own session, like any other answer."""
+    period = AwayPeriod.objects.filter(member=member, pk=pk).first()
+    if period is not None:
+        period.delete()
+    return period
 
 
 # --- the member's home page ----------------------------------------------------------------

@@ -101,15 +101,14 @@ def away(request):
         except Refused as refusal:
             form.add_error(None, str(refusal))
         else:
+            kept = (
+                f"Your time away from {long_date(data['first'])} to {long_date(data['last'])} "
+                "is kept: a session added in those days will show your apologies too."
+            )
             if sessions:
                 days = ", ".join(long_date(s.date) for s in sessions)
                 messages.success(request, f"Thank you: your apologies are noted for {days}.")
-            else:
-                messages.info(
-                    request,
-                    "There is no session planned in those dates yet, so nothing was answered. "
-                    "Please answer again when the sessions are on your home page.",
-                )
+            messages.success(request, kept)
             return redirect(reverse("home") + "#away")
     return render(request, "club/week/away.html", {"away_form": form}, status=200)
 
@@ -117,7 +116,9 @@ def away(request):
 @coordinator_required
 @require_POST
 def reply_for(request, pk):
-    """A coordinator answers for a member who rang or told them."""
+    """A coordinator answers for a member who rang or told them, from the session's page or
+    the member's own. A refusal or a wrong entry shows the session's page with the entries
+    kept (its form names the member)."""
     session = session_or_404(request, pk)
     form = ReplyForForm(request.POST, club=request.club)
     if form.is_valid():
@@ -135,8 +136,32 @@ def reply_for(request, pk):
             messages.error(request, str(refusal))
         else:
             said = "coming" if done.answer == ReplyAnswer.COMING else "not coming (apologies)"
-            messages.success(request, f"{done.member.table_name} is down as {said}.")
+            messages.success(
+                request, f"{done.member.table_name} is down as {said} on {long_date(session.date)}."
+            )
+            if request.POST.get("back") == "member":  # answered from the member's own page
+                return redirect(
+                    reverse("club:member_detail", args=[done.member.pk]) + "#next-session"
+                )
             return redirect(reverse("club:session_detail", args=[session.pk]) + "#picture")
     else:
         messages.error(request, form.first_error())
     return render(request, "club/sessions/detail.html", session_page(request, session, form))
+
+
+@require_POST
+def away_end(request, pk):
+    """Remove a time away (typed wrong, or plans changed)."""
+    member = _member_or_403(request)
+    if member is None:
+        return redirect_to_login(reverse("home"))
+    period = replies.end_away(member, pk)
+    if period is None:
+        messages.info(request, "That time away was removed already.")
+    else:
+        messages.success(
+            request,
+            f"Your time away from {long_date(period.first)} to {long_date(period.last)} is "
+            "removed. Answers already given stay as they are: change them on each session.",
+        )
+    return redirect(reverse("home") + "#away")

@@ -32,6 +32,7 @@ MODELS = (
     "club.session",
     "club.attendance",
     "club.sessionreply",
+    "club.awayperiod",
     "club.seatingplan",
     "club.seatingtable",
     "club.seat",

@@ -229,6 +229,19 @@ def test_coming_or_not_in_one_tap_on_a_phone_and_the_picture_and_draft_on_a_tabl
     problems += axe_violations(page, "phone home answered")
     page.locator("#week").screenshot(path="test-results/week/phone-home-answered.png")
     assert SessionReply.objects.get(member=me).answer == "coming"
+    # A time away with no session in it yet: kept, listed, with a way to remove it.
+    away_from = TODAY + datetime.timedelta(days=20)
+    page.get_by_label("Away from", exact=True).fill(away_from.isoformat())
+    page.get_by_label("Back after", exact=True).fill(
+        (away_from + datetime.timedelta(days=7)).isoformat()
+    )
+    page.get_by_role("button", name="Not coming those weeks").click()
+    away = page.locator("#away")
+    expect(away).to_contain_text("Your times away")
+    expect(away.get_by_role("button", name=re.compile("Remove this time away"))).to_be_visible()
+    problems += axe_violations(page, "phone home, a time away")
+    problems += small_targets(page, "phone home, a time away")
+    away.screenshot(path="test-results/week/phone-home-away.png")
 
     tablet = log_in(
         browser.new_page(viewport={"width": 1024, "height": 768}), live_server.url, "boss"
@@ -253,4 +266,12 @@ def test_coming_or_not_in_one_tap_on_a_phone_and_the_picture_and_draft_on_a_tabl
         tablet.get_by_text("Here is a draft from those who said they are coming")
     ).to_be_visible()
     problems += axe_violations(tablet, "draft seating")
+    # From the members page: the member's own page answers for the next session.
+    tablet.goto(f"{live_server.url}/club/members/{others[4].pk}/")
+    card = tablet.locator("#next-session")
+    expect(card).to_contain_text(f"{others[4].table_name} has not said yet.")
+    card.get_by_role("button", name="Not this week").click()
+    expect(tablet.locator("#next-session")).to_contain_text("sent apologies")
+    problems += axe_violations(tablet, "member's page") + small_targets(tablet, "member's page")
+    tablet.screenshot(path="test-results/week/tablet-member-page.png", full_page=True)
     assert problems == []

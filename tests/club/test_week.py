@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
@@ -15,7 +16,7 @@ from django.utils import timezone
 from club.models import Attendance, Member, Seat, SeatingPlan, Session
 from club.refusals import Refused
 from club.week import replies
-from club.week.models import ReplyAnswer, SessionReply
+from club.week.models import AwayPeriod, ReplyAnswer, SessionReply
 from games.start import start_play
 from tests.club.seating.helpers import members
 from tests.factories import ClubFactory, MemberFactory, UserFactory
@@ -478,3 +479,174 @@ def test_the_demo_club_has_answers_for_tonight(demo_club):
         tonight = Session.objects.get(date=today())
         shown = replies.picture(tonight)
     assert len(shown.coming) > 8 and shown.apologies and shown.not_heard
+
+
+# --- a time away holds for sessions added later --------------------------------------------
+
+
+def away_answers(session) -> set:
+    return set(session.replies.values_list("member__table_name", "answer", "note", "answered_by"))
+
+
+def test_a_time_away_holds_for_sessions_the_coordinator_adds_later(
+    club, me, member_client, coordinator
+):
+    coordinator_client = Client()
+    coordinator_client.force_login(coordinator)
+    lapsed = MemberFactory(club=club, is_active=False)
+    AwayPeriod.objects.create(member=lapsed, first=in_days(1), last=in_days(40))
+    elsewhere = MemberFactory(club=ClubFactory())  # another club's member, away too
+    AwayPeriod.objects.create(member=elsewhere, first=in_days(1), last=in_days(40))
+    page = member_client.post(
+        reverse("club:week_away"),
+        {"first": in_days(2).isoformat(), "last": in_days(23).isoformat(), "note": ""},
+        follow=True,
+    )
+    assert "is kept: a session added in those days will show your apologies too" in text(page)
+    assert not SessionReply.objects.exists()  # no session yet
+    (period,) = AwayPeriod.objects.filter(member=me)
+    assert (period.club, period.first, period.last) == (club, in_days(2), in_days(23))
+
+    # Added by each way sessions are made: the form, and "next week's session".
+    add = {"date": in_days(9).isoformat(), "venue": "Hall", "notes": "", "status": "planned"}
+    coordinator_client.post(reverse("club:session_add"), add)
+    added = Session.objects.get(club=club, date=in_days(9))
+    coordinator_client.post(reverse("club:session_next"), {"from": added.pk})
+    next_week = Session.objects.get(club=club, date=in_days(16))
+    coordinator_client.post(reverse("club:session_next"), {"from": next_week.pk})
+    after = Session.objects.get(club=club, date=in_days(23))  # the last day away counts
+    coordinator_client.post(reverse("club:session_next"), {"from": after.pk})
+    back = Session.objects.get(club=club, date=in_days(30))
+    away = {(me.table_name, NOT_COMING, AwayPeriod.NOTE, None)}
+    assert [away_answers(s) for s in (added, next_week, after)] == [away] * 3
+    assert away_answers(back) == set()
+    # On the member's home page, each session shows the apologies.
+    home = text(member_client.get(reverse("home")))
+    assert home.count("You sent apologies. Note: “away”.") == 3
+
+
+def test_a_new_session_and_its_away_answers_are_one_transaction(club, me, monkeypatch):
+    AwayPeriod.objects.create(member=me, first=in_days(1), last=in_days(9))
+
+    def broken(session):
+        raise RuntimeError("the answers could not be written")
+
+    monkeypatch.setattr("club.models.answer_new_session", broken)
+    with pytest.raises(RuntimeError):
+        Session.objects.create(club=club, date=in_days(2))
+    assert not Session.objects.filter(club=club).exists()
+
+
+def test_a_time_away_is_kept_once_and_its_dates_are_checked(club, me, member_client):
+    from django.db import IntegrityError, transaction
+
+    data = {"first": in_days(2).isoformat(), "last": in_days(9).isoformat(), "note": ""}
+    for _ in range(2):
+        member_client.post(reverse("club:week_away"), data)
+    assert AwayPeriod.objects.filter(member=me).count() == 1
+    with pytest.raises(IntegrityError), transaction.atomic():
+        AwayPeriod.objects.create(member=me, first=in_days(9), last=in_days(2))
+    with pytest.raises(IntegrityError), transaction.atomic():
+        AwayPeriod.objects.create(member=me, first=in_days(2), last=in_days(9))
+    # Days already over: refused, the entries shown again.
+    past = {"first": in_days(-9).isoformat(), "last": in_days(-2).isoformat(), "note": "Hols"}
+    page = member_client.post(reverse("club:week_away"), past)
+    assert "Those days are over" in text(page) and 'value="Hols"' in page.content.decode()
+    assert AwayPeriod.objects.filter(member=me).count() == 1
+
+
+def test_a_member_sees_and_removes_their_own_times_away(club, me, member_client):
+    mine = AwayPeriod.objects.create(member=me, first=in_days(2), last=in_days(9))
+    AwayPeriod.objects.create(member=me, first=in_days(-20), last=in_days(-10))  # over
+    other = AwayPeriod.objects.create(
+        member=MemberFactory(club=club), first=in_days(2), last=in_days(9)
+    )
+    (answered,) = weekly(club, 3, 1)  # answered "away" when it was added
+    home = member_client.get(reverse("home"))
+    assert text(home).count("Remove this time away") == 1
+    assert reverse("club:week_away_end", args=[mine.pk]) in home.content.decode()
+    # Another member's time away is not mine to remove.
+    member_client.post(reverse("club:week_away_end", args=[other.pk]))
+    assert AwayPeriod.objects.filter(pk=other.pk).exists()
+    page = member_client.post(reverse("club:week_away_end", args=[mine.pk]), follow=True)
+    assert "is removed. Answers already given stay as they are" in text(page)
+    assert not AwayPeriod.objects.filter(pk=mine.pk).exists()
+    assert answered.replies.get(member=me).answer == NOT_COMING
+    # A session added now is no longer answered for me (still for the other member).
+    later = Session.objects.create(club=club, date=in_days(4))
+    assert list(later.replies.values_list("member", flat=True)) == [other.member_id]
+
+
+def test_times_away_are_in_my_data_and_stay_when_a_leaver_is_erased(club, me, member_client):
+    from club.privacy.erasure import erase
+
+    AwayPeriod.objects.create(member=me, first=in_days(2), last=in_days(9))
+    rows = member_client.get(reverse("my_data_json")).json()["data"]
+    kept = [row["fields"] for row in rows if row["model"] == "club.awayperiod"]
+    assert [(f["first"], f["last"]) for f in kept] == [
+        (in_days(2).isoformat(), in_days(9).isoformat())
+    ]
+    csv = member_client.get(reverse("my_data_csv")).content.decode()
+    assert f"Your times away\r\nFrom,To\r\n{in_days(2)},{in_days(9)}" in csv
+    me.retire()
+    erase(me)
+    assert AwayPeriod.objects.filter(member=me).count() == 1  # two dates, nothing personal
+
+
+# --- the coordinator answers from the member's page ----------------------------------------
+
+
+def test_a_coordinator_answers_for_a_member_from_the_member_s_page(
+    club, coordinator, coordinator_client
+):
+    rang = MemberFactory(club=club)
+    weekly(club, -7, 1)  # last week's: over
+    nearest, _ = weekly(club, 2, 2)
+    page_url = reverse("club:member_detail", args=[rang.pk])
+    page = coordinator_client.get(page_url)
+    assert f"{rang.table_name} has not said yet." in text(page)
+    assert reverse("club:week_reply_for", args=[nearest.pk]) in page.content.decode()
+    response = coordinator_client.post(
+        reverse("club:week_reply_for", args=[nearest.pk]),
+        {"member": rang.pk, "answer": NOT_COMING, "note": "rang: a cold", "back": "member"},
+    )
+    assert response["Location"] == page_url + "#next-session"
+    page = text(coordinator_client.get(page_url))
+    assert f"{rang.table_name} is down as not coming (apologies)" in page
+    assert f"{rang.table_name} sent apologies. Note: “rang: a cold”." in page
+    reply = SessionReply.objects.get()
+    assert (reply.session, reply.member, reply.answered_by) == (nearest, rang, coordinator)
+    # A lapsed member's page offers no answer.
+    rang.retire()
+    assert "has not said yet" not in text(coordinator_client.get(page_url))
+    assert reverse("club:week_reply_for", args=[nearest.pk]) not in text(
+        coordinator_client.get(page_url)
+    )
+
+
+def test_answering_from_the_member_s_page_is_refused_to_members(club, me, member_client):
+    (session,) = weekly(club, 2, 1)
+    other = MemberFactory(club=club)
+    data = {"member": other.pk, "answer": COMING, "back": "member"}
+    assert (
+        member_client.post(reverse("club:week_reply_for", args=[session.pk]), data).status_code
+        == 403
+    )
+    assert member_client.get(reverse("club:member_detail", args=[other.pk])).status_code == 403
+    assert not SessionReply.objects.exists()
+
+
+def test_a_session_moved_into_a_time_away_answers_only_those_who_had_not(
+    club, me, coordinator_client
+):
+    (session,) = weekly(club, 20, 1)
+    said = MemberFactory(club=club)
+    replies.answer(session, said, COMING, "", by=None, today=today())
+    for member in (me, said):
+        AwayPeriod.objects.create(member=member, first=in_days(2), last=in_days(9))
+    edit = {"date": in_days(5).isoformat(), "venue": "Hall", "notes": "", "status": "planned"}
+    coordinator_client.post(reverse("club:session_edit", args=[session.pk]), edit)
+    assert away_answers(session) == {
+        (me.table_name, NOT_COMING, AwayPeriod.NOTE, None),
+        (said.table_name, COMING, "", None),  # their own answer stands
+    }

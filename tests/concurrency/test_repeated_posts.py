@@ -21,7 +21,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from club.calendar_feed.models import CalendarAddress
-from club.models import Attendance, Club, Coordinator, Member, Session, SessionReply
+from club.models import (
+    Attendance,
+    AwayPeriod,
+    Club,
+    Coordinator,
+    Member,
+    Session,
+    SessionReply,
+)
 from club.privacy.models import Erasure
 from front.forms import ClubSettingsForm
 from games.models import Match
@@ -316,6 +324,23 @@ def reply(club) -> Case:
     )
 
 
+def away(club) -> Case:
+    """A member's time away with a session in it: one time away kept, one answer."""
+    session = _next_week(club)
+    member = MemberFactory(club=club, user=club.coordinators.get().user)
+    day = session.date.isoformat()
+    return Case(
+        reverse("club:week_away"),
+        {"first": day, "last": day, "note": "Hols"},
+        lambda: (
+            list(AwayPeriod.objects.values_list("member", "first", "last")),
+            list(SessionReply.objects.values_list("member", "answer", "note")),
+        ),
+        ([(member.pk, session.date, session.date)], [(member.pk, "not_coming", "Hols")]),
+        (),
+    )
+
+
 def reply_for(club) -> Case:
     """A coordinator answering for a member who rang (a plain form post)."""
     session = _next_week(club)
@@ -374,6 +399,7 @@ WRITES = [
     my_details,
     erase,
     reply,
+    away,
     reply_for,
 ]
 
