@@ -63,14 +63,20 @@ class MemberForm(forms.ModelForm):
         widget=forms.RadioSelect,
         required=False,
     )
+    # Typed, not chosen from a list: a list would be every free login of the installation
+    # (hundreds of clubs' users read to find them, and other clubs' usernames shown); a
+    # typed username is one lookup by its unique index, checked against the same rules.
     existing_user = forms.ModelChoiceField(
-        label="Existing login",
+        label="Username of the existing login",
         queryset=get_user_model().objects.none(),
+        to_field_name="username",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
         required=False,
-        empty_label="Choose a login",
+        help_text="A login that belongs to nobody yet.",
         error_messages={
-            "invalid_choice": "That login cannot be given to a member: it belongs to someone "
-            "else, is switched off, or can run the club. Please choose another."
+            "invalid_choice": "That login cannot be given to a member: there is no login of "
+            "that username, or it belongs to someone else, is switched off, or can run the "
+            "club. Please check the username."
         },
     )
     username = forms.CharField(
@@ -187,7 +193,10 @@ class MemberForm(forms.ModelForm):
         )
         cleaned["login"] = action
         if action == self.LOGIN_EXISTING and not cleaned.get("existing_user"):
-            self.add_error("existing_user", "Please choose which login belongs to this member.")
+            self.add_error(
+                "existing_user",
+                "Please type the username of the login that belongs to this member.",
+            )
         if action == self.LOGIN_NEW:
             username = cleaned.get("username", "").strip()
             password = cleaned.get("password", "")
