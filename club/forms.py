@@ -43,8 +43,8 @@ def check_table_name_free(club: Club, table_name: str, member: Member) -> None:
 class MemberForm(forms.ModelForm):
     """A member's details, and optionally their login.
 
-    Coordinators often make a login for a member: pick an existing login that belongs to
-    nobody, or type a username and a first password to create one.
+    Coordinators often make a login for a member: type the username of an existing login
+    that belongs to nobody, or type a username and a first password to create one.
 
     Adding is idempotent: the add form carries a one-time token that is stored on the member
     it creates (under a unique constraint). Posting the same form again, after a double tap
