@@ -40,6 +40,14 @@ def check_table_name_free(club: Club, table_name: str, member: Member) -> None:
         )
 
 
+class LoginByUsername(forms.ModelChoiceField):
+    """A login given by its typed username; spaces around it (a phone's keyboard adds one
+    after a word) are not part of it."""
+
+    def to_python(self, value):
+        return super().to_python(value.strip() if isinstance(value, str) else value)
+
+
 class MemberForm(forms.ModelForm):
     """A member's details, and optionally their login.
 
@@ -66,7 +74,7 @@ class MemberForm(forms.ModelForm):
     # Typed, not chosen from a list: a list would be every free login of the installation
     # (hundreds of clubs' users read to find them, and other clubs' usernames shown); a
     # typed username is one lookup by its unique index, checked against the same rules.
-    existing_user = forms.ModelChoiceField(
+    existing_user = LoginByUsername(
         label="Username of the existing login",
         queryset=get_user_model().objects.none(),
         to_field_name="username",

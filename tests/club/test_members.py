@@ -237,7 +237,10 @@ def test_link_an_existing_login_and_remove_it(coordinator_client, margaret):
     coordinator_client.post(
         url,
         member_form(
-            name=margaret.name, table_name="Margaret", login="existing", existing_user=user.username
+            name=margaret.name,
+            table_name="Margaret",
+            login="existing",
+            existing_user=f" {user.username} ",  # typed, with a keyboard's spaces
         ),
     )
     margaret.refresh_from_db()
