@@ -40,11 +40,19 @@ def check_table_name_free(club: Club, table_name: str, member: Member) -> None:
         )
 
 
+class LoginByUsername(forms.ModelChoiceField):
+    """A login given by its typed username; spaces around it (a phone's keyboard adds one
+    after a word) are not part of it."""
+
+    def to_python(self, value):
+        return super().to_python(value.strip() if isinstance(value, str) else value)
+
+
 class MemberForm(forms.ModelForm):
     """A member's details, and optionally their login.
 
-    Coordinators often make a login for a member: pick an existing login that belongs to
-    nobody, or type a username and a first password to create one.
+    Coordinators often make a login for a member: type the username of an existing login
+    that belongs to nobody, or type a username and a first password to create one.
 
     Adding is idempotent: the add form carries a one-time token that is stored on the member
     it creates (under a unique constraint). Posting the same form again, after a double tap
@@ -63,14 +71,20 @@ class MemberForm(forms.ModelForm):
         widget=forms.RadioSelect,
         required=False,
     )
-    existing_user = forms.ModelChoiceField(
-        label="Existing login",
+    # Typed, not chosen from a list: a list would be every free login of the installation
+    # (hundreds of clubs' users read to find them, and other clubs' usernames shown); a
+    # typed username is one lookup by its unique index, checked against the same rules.
+    existing_user = LoginByUsername(
+        label="Username of the existing login",
         queryset=get_user_model().objects.none(),
+        to_field_name="username",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
         required=False,
-        empty_label="Choose a login",
+        help_text="A login that belongs to nobody yet.",
         error_messages={
-            "invalid_choice": "That login cannot be given to a member: it belongs to someone "
-            "else, is switched off, or can run the club. Please choose another."
+            "invalid_choice": "That login cannot be given to a member: there is no login of "
+            "that username, or it belongs to someone else, is switched off, or can run the "
+            "club. Please check the username."
         },
     )
     username = forms.CharField(
@@ -187,7 +201,10 @@ class MemberForm(forms.ModelForm):
         )
         cleaned["login"] = action
         if action == self.LOGIN_EXISTING and not cleaned.get("existing_user"):
-            self.add_error("existing_user", "Please choose which login belongs to this member.")
+            self.add_error(
+                "existing_user",
+                "Please type the username of the login that belongs to this member.",
+            )
         if action == self.LOGIN_NEW:
             username = cleaned.get("username", "").strip()
             password = cleaned.get("password", "")

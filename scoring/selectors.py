@@ -371,4 +371,8 @@ def session_progress(session) -> SessionProgress:
 
 
 def _chairs():
-    return Chair.objects.select_related("member").order_by("number")
+    """The chairs of matches already read from the club's scope, prefetched by their keys.
+    Not through the scoped manager: its join to the club's matches (to check each chair's
+    club) is hashed whole by PostgreSQL when the club has years of matches, so Tonight and
+    the session page read every match the club played; the matches' keys are the bound."""
+    return Chair._base_manager.select_related("member").order_by("number")

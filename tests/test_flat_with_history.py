@@ -46,11 +46,14 @@ RATIO, SLACK, SLACK_BUFFERS = 1.5, 200, 40
 MORE_YEARS = 5
 
 # Pages that are the club's whole history by their nature: the backup and the exports of
-# every hand and every evening's attendance (downloads, asked for now and then).
+# every hand and every evening's attendance (downloads, asked for now and then), and a
+# member's own data (every hand at their tables, asked for under data protection law).
 WHOLE_HISTORY = {
     "club_backup",
     "scoring:hands_csv",
     "scoring:attendance_csv",
+    "my_data_csv",
+    "my_data_json",
 }
 
 

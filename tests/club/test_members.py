@@ -237,7 +237,10 @@ def test_link_an_existing_login_and_remove_it(coordinator_client, margaret):
     coordinator_client.post(
         url,
         member_form(
-            name=margaret.name, table_name="Margaret", login="existing", existing_user=user.pk
+            name=margaret.name,
+            table_name="Margaret",
+            login="existing",
+            existing_user=f" {user.username} ",  # typed, with a keyboard's spaces
         ),
     )
     margaret.refresh_from_db()
@@ -261,7 +264,10 @@ def test_a_login_already_used_by_a_member_is_not_offered(coordinator_client, clu
     response = coordinator_client.post(
         reverse("club:member_edit", args=[margaret.pk]),
         member_form(
-            name=margaret.name, table_name="Margaret", login="existing", existing_user=taken.pk
+            name=margaret.name,
+            table_name="Margaret",
+            login="existing",
+            existing_user=taken.username,
         ),
     )
     assert response.status_code == 200

@@ -307,6 +307,21 @@ def test_latest_evening_goes_to_the_last_session_played(member_client, club, sma
     assert response["Location"] == f"/standings/evening/{sessions[-1].pk}/"
 
 
+def test_latest_evening_behind_many_planned_sessions(member_client, club, small):
+    """The last played is found behind more planned sessions than are read at a time, by
+    the sessions' keys: no query joins every match the club played (which PostgreSQL
+    hashes whole once the database is large, issue 28)."""
+    from scoring.room import RECENT_SESSIONS
+
+    people, sessions = small
+    for week in range(RECENT_SESSIONS + 3):
+        session_on(club, datetime.date(2026, 6, 1) + datetime.timedelta(weeks=week))
+    with CaptureQueriesContext(connection) as queries:
+        response = member_client.get("/standings/evening/")
+    assert response["Location"] == f"/standings/evening/{sessions[-1].pk}/"
+    assert not [q for q in queries.captured_queries if "EXISTS(SELECT" in q["sql"].upper()]
+
+
 def test_no_results_yet(member_client, club):
     page = member_client.get("/standings/evening/")
     assert page.status_code == 200 and b"No hands have been played yet" in page.content

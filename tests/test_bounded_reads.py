@@ -1,0 +1,63 @@
+"""Every page's queries are bounded by what it shows, checked on their SQL (issue 28).
+
+These are the kinds of query `make history-bench` found reading more with years of history
+or with more clubs on one database, checked on every page (both databases: the SQL, not
+the plan, so they hold whatever the planner chooses on the test's small tables).
+
+1. Rows prefetched for matches already read are found by the matches' keys alone. A page that lists tonight's matches then reads their chairs (or hands) by the matches' keys.
+Through the club's scoped manager, that read also joins every match of the club to check
+each chair's club; PostgreSQL hashes that join whole once the club has years of matches, so
+Tonight and the session page read the club's whole history (461 -> 4,574 rows from 1 to 20
+years, `make history-bench`). The matches came from the club's scope already: their keys
+are the bound. This checks every page's queries (both databases: it reads the SQL, not the
+plan).
+
+2. No page reads the installation's logins: a query from the logins' table picks them by
+key or username. The member forms listed every free login (no member in any club), which
+reads every club's logins and members: 13 -> 1,213 rows beside 150 other clubs.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.test_every_page import evening_in_play
+from tests.test_flat_with_history import _requests
+
+pytestmark = pytest.mark.django_db
+
+BY_MATCH_KEYS = re.compile(r'"match_id" IN \((?!SELECT)')  # listed keys, not a subquery
+JOINS_MATCHES = re.compile(r'"games_match"."club_id" = ')  # the scope's join
+FROM_LOGINS = re.compile(r'FROM "auth_user"')
+# A key or a username given (the SQL as run, its values in it), not a join's condition.
+LOGINS_BY_KEY = re.compile(r'"auth_user"\."id" (= |IN \()\d|"auth_user"\."username" = \'')
+
+
+def _unbounded(sql: str) -> str | None:
+    if BY_MATCH_KEYS.search(sql) and JOINS_MATCHES.search(sql):
+        return "chairs or hands of listed matches joined to every match of the club"
+    if FROM_LOGINS.search(sql) and not LOGINS_BY_KEY.search(sql):
+        return "logins read but not by key or username"
+    return None
+
+
+def test_every_page_reads_by_keys_not_every_row_of_a_kind(demo_club):
+    world = evening_in_play(demo_club)
+    offending = {}
+    logging.disable(logging.WARNING)  # the refusals' log lines
+    try:
+        for label, call in _requests(world).items():
+            with CaptureQueriesContext(connection) as queries:
+                call()
+            for query in queries.captured_queries:
+                why = _unbounded(query["sql"])
+                if why:
+                    offending.setdefault(label, f"{why}: {query['sql'][:400]}")
+    finally:
+        logging.disable(logging.NOTSET)
+    assert not offending, "\n".join(f"{label}: {sql}" for label, sql in offending.items())
