@@ -6,7 +6,7 @@ from django.core.validators import RegexValidator
 from django.db import IntegrityError, transaction
 
 from .accounts import logins_to_attach, may_manage_login
-from .login_names import create_login
+from .login_names import create_login, stored_usernames
 from .models import (
     LAST_TABLE,
     TABLE_RANGE_MESSAGE,
@@ -41,11 +41,13 @@ def check_table_name_free(club: Club, table_name: str, member: Member) -> None:
 
 
 class LoginByUsername(forms.ModelChoiceField):
-    """A login given by its typed username; spaces around it (a phone's keyboard adds one
-    after a word) are not part of it."""
+    """A login given by its typed username, in any case (as the login page takes it);
+    spaces around it (a phone's keyboard adds one after a word) are not part of it."""
 
     def to_python(self, value):
-        return super().to_python(value.strip() if isinstance(value, str) else value)
+        if isinstance(value, str) and value.strip():
+            value = (stored_usernames(value) or [value.strip()])[0]
+        return super().to_python(value)
 
 
 class MemberForm(forms.ModelForm):

@@ -240,7 +240,7 @@ def test_link_an_existing_login_and_remove_it(coordinator_client, margaret):
             name=margaret.name,
             table_name="Margaret",
             login="existing",
-            existing_user=f" {user.username} ",  # typed, with a keyboard's spaces
+            existing_user=f" {user.username.upper()} ",  # typed: any case, a keyboard's spaces
         ),
     )
     margaret.refresh_from_db()
