@@ -22,7 +22,7 @@ from simple_history.models import HistoricalRecords
 
 from club.addresses import SLUG_MESSAGE, validate_club_slug  # noqa: F401 (used by migrations)
 from club.refusals import Refused
-from club.scoping import ClubRow, ClubRowQuerySet, club_scoped
+from club.scoping import ClubRow, ClubRowQuerySet, club_scoped, scopes_disabled
 
 # The seating's models, registered with the app here (new_rng_seed: named by migrations).
 from club.seating.models import Seat, SeatingPlan, SeatingTable, new_rng_seed  # noqa: F401
@@ -608,11 +608,9 @@ class Member(models.Model):
         """Whether `user` may see this member's email and phone: the club's coordinators
         always, the member themself, another member of the club only if this member shares
         with all members. Every page and CSV that shows contact details asks this."""
-        from club.roles import is_coordinator  # roles reads this module's models
-
         if not getattr(user, "is_authenticated", False):
             return False
-        if is_coordinator(user, self.club_id) or (user.pk == self.user_id):
+        if Coordinator.runs(user, self.club_id) or (user.pk == self.user_id):
             return True
         if self.contact_sharing != self.Sharing.MEMBERS:
             return False
@@ -722,6 +720,22 @@ class Coordinator(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} coordinates {self.club}"
+
+    @staticmethod
+    def runs(user, club) -> bool:
+        """Whether `user` may run `club` (a Club or its id): its coordinators, and the site's
+        operators (club.roles.is_coordinator asks this)."""
+        if not user.is_authenticated or not user.is_active:
+            return False
+        if user.is_superuser:
+            return True
+        # Asked several times a page (templates, the permission check): read once per club.
+        club_id = getattr(club, "pk", club)
+        cache = user.__dict__.setdefault("_coordinates", {})
+        if club_id not in cache:
+            with scopes_disabled():  # the question names its club
+                cache[club_id] = Coordinator.objects.filter(club_id=club_id, user=user).exists()
+        return cache[club_id]
 
 
 class KeepApartQuerySet(models.QuerySet):

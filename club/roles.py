@@ -24,17 +24,7 @@ def is_operator(user) -> bool:
 def is_coordinator(user, club) -> bool:
     """Whether `user` may run `club` (a Club or its id): its coordinators, and the site's
     operators."""
-    if not user.is_authenticated or not user.is_active:
-        return False
-    if user.is_superuser:
-        return True
-    # Asked several times a page (templates, the permission check): read once per club.
-    club_id = getattr(club, "pk", club)
-    cache = user.__dict__.setdefault("_coordinates", {})
-    if club_id not in cache:
-        with scopes_disabled():  # the question names its club
-            cache[club_id] = Coordinator.objects.filter(club_id=club_id, user=user).exists()
-    return cache[club_id]
+    return Coordinator.runs(user, club)
 
 
 def coordinates_any_club(user) -> bool:

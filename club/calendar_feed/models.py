@@ -16,7 +16,6 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from club.models import Club, Member
 from club.scoping import club_scoped
 
 TOKEN_SALT = "club.calendar_feed.token"
@@ -33,13 +32,15 @@ def digest_of(token: str) -> str:
 
 
 class CalendarAddressQuerySet(models.QuerySet):
-    def of_member(self, member: Member) -> "CalendarAddress | None":
+    def of_member(self, member) -> "CalendarAddress | None":
         return self.filter(member=member).first()
 
 
 class CalendarAddress(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    member = models.OneToOneField(Member, on_delete=models.CASCADE, related_name="calendar_address")
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+")
+    member = models.OneToOneField(
+        "club.Member", on_delete=models.CASCADE, related_name="calendar_address"
+    )
     seed = models.CharField(max_length=64)
     # SHA-256 of the token, to find the row from the address it is asked by.
     digest = models.CharField(max_length=64, unique=True)
@@ -59,7 +60,7 @@ class CalendarAddress(models.Model):
         return token_for(self.seed)
 
     @classmethod
-    def renew(cls, member: Member) -> "CalendarAddress":
+    def renew(cls, member) -> "CalendarAddress":
         """Give `member` a new address (their first, or one that replaces the old, which
         then opens nothing). One row per member: renewals at the same moment leave one."""
         seed = secrets.token_urlsafe(32)
