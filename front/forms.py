@@ -458,8 +458,10 @@ class SignupForm(forms.Form):
     # Where start_club's findings go on this form.
     FIELDS = {"password": "password1"}
 
-    def clean(self):
-        cleaned = super().clean()
+    def tidy_club_and_login(self, cleaned: dict) -> tuple[str, str, str, str]:
+        """The club's name and address and the login's name and email as they are kept
+        (an empty address made from the name, shown when the page comes back), and the
+        two passwords compared; the four, tidied."""
         name, slug, username, email = tidy_entries(
             cleaned.get("name", ""),
             cleaned.get("slug", ""),
@@ -475,12 +477,17 @@ class SignupForm(forms.Form):
         first, second = cleaned.get("password1"), cleaned.get("password2")
         if first and second and first != second:
             self.add_error("password2", "The two passwords are not the same. Please type it again.")
+        return name, slug, username, email
+
+    def clean(self):
+        cleaned = super().clean()
+        name, slug, username, email = self.tidy_club_and_login(cleaned)
         problems = problems_with(
             name=name,
             slug=slug,
             rule_set=cleaned.get("rule_set", ""),
             username=username,
-            password=first or "",
+            password=cleaned.get("password1") or "",
             email=email,
         )
         self.add_refusal(ClubNotStarted(problems))
@@ -573,20 +580,7 @@ class SetupForm(SignupForm):
         # SignupForm.clean checks the club with the operator as its coordinator; the other
         # coordinator's login is checked here too.
         cleaned = forms.Form.clean(self)
-        name, slug, username, email = tidy_entries(
-            cleaned.get("name", ""),
-            cleaned.get("slug", ""),
-            cleaned.get("username", ""),
-            cleaned.get("email", ""),
-        )
-        if not slug and name:
-            slug = suggest_slug(name)
-            self.data = self.data.copy()
-            self.data["slug"] = slug
-        cleaned.update(name=name, slug=slug, username=username, email=email)
-        first, second = cleaned.get("password1"), cleaned.get("password2")
-        if first and second and first != second:
-            self.add_error("password2", "The two passwords are not the same. Please type it again.")
+        name, slug, username, email = self.tidy_club_and_login(cleaned)
         someone_else = cleaned.get("coordinator") == self.SOMEONE_ELSE
         coordinator_username = (cleaned.get("coordinator_username") or "").strip()
         cleaned["coordinator_username"] = coordinator_username if someone_else else None
@@ -596,7 +590,7 @@ class SetupForm(SignupForm):
             rule_set=cleaned.get("rule_set", ""),
             time_zone=cleaned.get("time_zone", settings.TIME_ZONE),
             username=username,
-            password=first or "",
+            password=cleaned.get("password1") or "",
             email=email,
             coordinator_username=cleaned["coordinator_username"],
             coordinator_password=cleaned.get("coordinator_password") or "",
