@@ -203,11 +203,16 @@ def refused_then_back(
         assert table.save()[0] == 200
 
     during = Counter()
-    with fault():
+    # `fault` may give a way to keep it going (a full disk kept full) before each request.
+    with fault() as keep_faulty:
+        keep_faulty = keep_faulty or (lambda: None)
         until = time.monotonic() + READ_ONLY_FOR
         while time.monotonic() < until:
+            keep_faulty()
+            saved_now = table.save()
+            keep_faulty()
             for kind, (status, header, page) in (
-                ("save", table.save()),
+                ("save", saved_now),
                 ("login", log_in(server, coordinator.username)),
             ):
                 during[f"{kind} {status or 'dropped'}"] += 1
@@ -219,6 +224,7 @@ def refused_then_back(
                 assert status == 503, (kind, status, page[:1000], server.log_tail())
                 assert header == "read-only" and NOTHING_SAVED in page, page[:1000]
                 assert "try again in a minute" not in page
+            keep_faulty()
             assert health(server) == (503, f"database {what}")
             during["health 503"] += 1
     assert during["save 503"] and during["login 503"], during
@@ -293,15 +299,21 @@ def test_a_full_disk_stops_writes_only_while_it_lasts(transactional_db, club):
         server.env["DATABASE_URL"] = f"sqlite:///{copy}"
         filler = disk / "filler"
 
-        @contextmanager
-        def disk_full():
-            with filler.open("wb", buffering=0) as out:
+        def fill():
+            with filler.open("ab", buffering=0) as out:
                 for size in (65536, 4096, 1):  # to the last byte
                     with contextlib.suppress(OSError):
                         while out.write(b"\0" * size):
                             pass
+
+        @contextmanager
+        def disk_full():
+            """The disk filled to the last byte and kept full: a refused save lets SQLite
+            drop its write-ahead log (more than the 1 MiB /health/ calls full, since hands
+            keep their records too), room a disk that other things fill takes back."""
+            fill()
             try:
-                yield
+                yield fill
             finally:
                 filler.unlink()
 
