@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from club.models import Club
 from club.scoping import ClubRow, ClubRowQuerySet, club_scoped
 from scoring.results import MatchResult
 
@@ -116,6 +117,9 @@ def keep_records(club_id: int, before: list[MatchResult], after: list[MatchResul
             streaks[pk] = figure if figure >= 2 else None
     if not highest and not streaks:
         return
+    # Tables of one club save at once: their records are read and rewritten one at a time
+    # (a lock on the club's row for this transaction), or two would insert the same place.
+    Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True).first()
     lists: dict[tuple[str, str], list[KeptRecord]] = {}
     for record in KeptRecord.objects.filter(club_id=club_id).order_by("kind", "rules", "rank"):
         lists.setdefault((record.kind, record.rules), []).append(record)
