@@ -60,11 +60,7 @@ WHOLE_HISTORY = {
 # Pages that still read a figure over the member's or club's whole history, each for a
 # kept figure not made yet; they must grow here (strict: a page made flat fails the test
 # until it is taken off this list). {label prefix: what it sums}
-NOT_YET_FLAT: dict[str, str] = {
-    # On the merged code of 2026-11-29 the season's hands of a member read 755 -> 1,495 rows
-    # (the heaviest, 434 rows, the hands query); bounded by the season, not yet flat.
-    "scoring:member ": "a member's page: the season's hands (issue 28)",
-}
+NOT_YET_FLAT: dict[str, str] = {}
 
 
 def _pages(world) -> list[tuple[str, str]]:
