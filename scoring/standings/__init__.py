@@ -35,7 +35,6 @@ from scoring.standings.hands import (
     chair_names,
     club_hands,
     limit_hands,
-    member_special_hands,
     winner_name,
 )
 from scoring.standings.leaderboard import (
@@ -48,8 +47,9 @@ from scoring.standings.leaderboard import (
 )
 from scoring.standings.member import (
     MemberPart,
+    SeasonPlayed,
     member_season,
-    member_sessions,
+    member_special_hands,
     played_with_most,
     recent_hands,
 )
@@ -109,6 +109,7 @@ __all__ = [
     "SHARE_DENOMINATOR",
     "Season",
     "SeasonPlace",
+    "SeasonPlayed",
     "SessionAttendance",
     "UnderOneRuleSet",
     "attendance_report",
@@ -124,7 +125,6 @@ __all__ = [
     "leaderboard",
     "limit_hands",
     "member_season",
-    "member_sessions",
     "member_special_hands",
     "member_summary",
     "placing_points",

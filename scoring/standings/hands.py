@@ -13,16 +13,15 @@ from club.models import (
 )
 from games.models import Chair
 from scoring.models import Hand
-from scoring.standings.seasons import Season, season_results
+from scoring.standings.seasons import Season
 
 
 def winner_name():
-    """An annotation: the table name of a hand's winner."""
-    return Subquery(
-        Chair.objects.filter(match=OuterRef("match"), number=OuterRef("winner")).values(
-            "member__table_name"
-        )[:1]
-    )
+    """An annotation: the table name of a hand's winner, looked up by the hand's match key
+    (the hand came from the club's scope; the scoped manager would join the match and its
+    session to each hand again, to check the club and to sort)."""
+    chair = Chair._base_manager.filter(match=OuterRef("match"), number=OuterRef("winner"))
+    return Subquery(chair.order_by().values("member__table_name")[:1])
 
 
 def limit_hands(club: Club, member: Member | None = None):
@@ -51,17 +50,6 @@ def club_hands(club: Club):
         .filter(match__session__club=club, winner__isnull=False)
         .annotate(winner_name=winner_name())
         .select_related("match__session")
-    )
-
-
-def member_special_hands(member: Member, club: Club, season: Season) -> list[Hand]:
-    """The member's limit hands of the season, latest first: among the hands of their
-    matches of the season only (`season_results`), not all the club's limit hands."""
-    matches = season_results(member, season).filter(limit_hands__gt=0)
-    return list(
-        limit_hands(club, member)
-        .filter(match_id__in=matches.values("match_id"))
-        .order_by("-match__session__date", "-number")
     )
 
 

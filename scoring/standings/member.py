@@ -3,10 +3,12 @@ hands."""
 
 from __future__ import annotations
 
+import operator
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import reduce
 
-from django.db.models import Count, Max, OuterRef, Subquery, Sum
+from django.db.models import Count, Q
 
 from club.models import (
     Club,
@@ -19,20 +21,62 @@ from scoring.standings.rule_sets import RuleSetPart, UnderOneRuleSet, rule_set_o
 from scoring.standings.seasons import Season, held_per_rule_set, season_results
 
 
-def member_sessions(member: Member, season: Season):
-    """The member's result per session and rule set of the season, oldest first (one
-    query): an evening whose tables played under two rule sets has a row for each."""
-    return (
-        season_results(member, season)
-        .values("session_id", "session__date", "rules")
-        .annotate(
-            result=Sum("result"),
-            won=Sum("hands_won"),
-            played=Sum("hands_played"),
-            best=Max("best_total"),
+class SeasonPlayed:
+    """A member's results of one season, one row per match, latest first (one query: the
+    season's sessions by the club's date index, each looked up in the member's results).
+
+    The page's other figures (who they played with, their recent and limit hands) are read
+    by these matches' keys. Read through a join to the season's results instead, PostgreSQL
+    chose its plan by the size of the club's history: the same page read 755 rows at one
+    year and 1,142 to 1,495 with five more (tests/test_flat_with_history.py)."""
+
+    def __init__(self, member: Member, season: Season):
+        self.member = member
+        self.rows = list(
+            season_results(member, season)
+            .order_by("-session__date", "-match__started_at", "-match_id")
+            .values(
+                "match_id",
+                "session_id",
+                "session__date",
+                "rules",
+                "result",
+                "hands_won",
+                "hands_played",
+                "best_total",
+                "limit_hands",
+                "limit",
+                "chair__number",
+            )
         )
-        .order_by("session__date")
-    )
+
+    def match_ids(self) -> list[int]:
+        """Their matches of the season, latest first."""
+        return [row["match_id"] for row in self.rows]
+
+    def sessions(self) -> list[dict]:
+        """Their result per session and rule set, oldest first: an evening whose tables
+        played under two rule sets has a row for each."""
+        by_session: dict[tuple, dict] = {}
+        for row in reversed(self.rows):
+            key = (row["session_id"], row["rules"])
+            if key not in by_session:
+                by_session[key] = {
+                    "session_id": row["session_id"],
+                    "session__date": row["session__date"],
+                    "rules": row["rules"],
+                    "result": 0,
+                    "won": 0,
+                    "played": 0,
+                    "best": row["best_total"],
+                }
+            kept = by_session[key]
+            kept["result"] += row["result"]
+            kept["won"] += row["hands_won"]
+            kept["played"] += row["hands_played"]
+            if row["best_total"] is not None:  # None: no hand won (as SQL's MAX skips it)
+                kept["best"] = max(kept["best"] or row["best_total"], row["best_total"])
+        return list(by_session.values())
 
 
 @dataclass
@@ -49,15 +93,15 @@ class MemberPart(UnderOneRuleSet):
         return sum(s["result"] for s in self.sessions)
 
 
-def member_season(member: Member, club: Club, season: Season) -> list[MemberPart]:
-    """The member's season kept per rule set, in the order of the club's choices (one
-    query, their sessions; `member` comes from `with_season_span`, which counted the
-    sessions held and the rule sets played). "Played 8 of 12" counts as the standings do:
-    in a season played under several rule sets, the sessions held under each (one more
-    query), whichever of them the member played."""
-    rows = list(member_sessions(member, season))
+def member_season(played: SeasonPlayed, club: Club, season: Season) -> list[MemberPart]:
+    """The member's season kept per rule set, in the order of the club's choices (no query
+    but `played`'s; its member comes from `with_season_span`, which counted the sessions
+    held and the rule sets played). "Played 8 of 12" counts as the standings do: in a
+    season played under several rule sets, the sessions held under each (one more query),
+    whichever of them the member played."""
+    member = played.member
     by_rules: dict[str, list[dict]] = defaultdict(list)
-    for row in rows:
+    for row in played.sessions():
         by_rules[row["rules"]].append(row)
     if (member.rule_sets or 0) > 1:
         held = held_per_rule_set(club, season)
@@ -69,42 +113,54 @@ def member_season(member: Member, club: Club, season: Season) -> list[MemberPart
     ]
 
 
-def played_with_most(member: Member, season: Season, limit: int = 5):
-    """Who sat at the member's tables on the most evenings of the season: their matches
-    found from their own results of the season (as `member_sessions`), not from every
-    chair they ever sat in."""
+def played_with_most(played: SeasonPlayed, limit: int = 5):
+    """Who sat at the member's tables on the most evenings of the season: the chairs of
+    their matches of the season, by the matches' keys. Not through the club's scoped
+    manager: its join to every match of the club (to check each chair's club) is what
+    PostgreSQL hashes whole with years of matches; the matches came from the club's
+    scope already (as `scoring.selectors` reads tonight's chairs)."""
     return (
-        Chair.objects.filter(match_id__in=season_results(member, season).values("match_id"))
-        .exclude(member=member)
+        Chair._base_manager.filter(match_id__in=played.match_ids())
+        .exclude(member=played.member)
         .values("member_id", "member__table_name")
         .annotate(evenings=Count("match__session", distinct=True))
         .order_by("-evenings", "member__table_name")[:limit]
     )
 
 
-def recent_hands(member: Member, season: Season, limit: int = 10) -> list[Hand]:
-    """The member's last hands of `season`, each with `my_payment` (what they won or paid).
-
-    Bounded by the season, as every figure of the page is: their latest matches of the
-    season from their season's results (as `member_sessions`), then those matches' hands.
-    The member's latest sessions ever were found by walking the club's sessions backwards
-    until ten had a result of theirs, which for a member who stopped coming years ago is
-    every session since."""
-    latest = (
-        season_results(member, season)
-        .order_by("-session__date", "-match__started_at", "-match_id")
-        .values("match_id")[:limit]
-    )
-    # Their chair at each hand's table looked up by the match's key: joined to chairs by
-    # member instead, PostgreSQL went through every chair the member ever sat in.
-    my_chair = Chair.objects.filter(match_id=OuterRef("match_id"), member=member)
+def recent_hands(played: SeasonPlayed, limit: int = 10) -> list[Hand]:
+    """The member's last hands of the season, each with `my_payment` (what they won or
+    paid): the hands of their latest matches of the season, by the matches' keys."""
+    my_chair = {row["match_id"]: row["chair__number"] for row in played.rows[:limit]}
+    if not my_chair:
+        return []
     hands = list(
         Hand.objects.live()
-        .filter(match_id__in=latest)
-        .annotate(my_chair=Subquery(my_chair.values("number")[:1]), winner_name=winner_name())
+        .filter(match_id__in=my_chair)
+        .annotate(winner_name=winner_name())
         .select_related("match__session")
         .order_by("-match__session__date", "-match__started_at", "-number")[:limit]
     )
     for hand in hands:
-        hand.my_payment = hand.payments[hand.my_chair]
+        hand.my_payment = hand.payments[my_chair[hand.match_id]]
     return hands
+
+
+def member_special_hands(played: SeasonPlayed) -> list[Hand]:
+    """The member's limit hands of the season, latest first: in each of their matches of
+    the season that holds one, the hands won from their chair worth the match's limit or
+    more, looked up by the match's key. Found through the results holding a limit hand
+    instead, PostgreSQL could read every such result of the club's history."""
+    won = [
+        Q(match_id=row["match_id"], winner=row["chair__number"], total__gte=row["limit"])
+        for row in played.rows
+        if row["limit_hands"]
+    ]
+    if not won:
+        return []
+    return list(
+        Hand.objects.live()
+        .filter(reduce(operator.or_, won))
+        .select_related("match__session")
+        .order_by("-match__session__date", "-number")
+    )

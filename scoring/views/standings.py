@@ -357,7 +357,8 @@ def member_page(request, club, pk):
     member = get_object_or_404(standings.with_season_span(Member.objects, club, season), pk=pk)
     season.held = member.held or 0
     # Kept per rule set: a season played under two has a total and a chart for each.
-    parts = standings.member_season(member, club, season)
+    played = standings.SeasonPlayed(member, season)
+    parts = standings.member_season(played, club, season)
     for number, part in enumerate(parts):
         part.chart_id = "chart" if number == 0 else f"chart-{part.rules}"  # ids stay unique
         under = f" under {part.name} rules" if len(parts) > 1 else ""
@@ -380,9 +381,9 @@ def member_page(request, club, pk):
         else bar_chart(
             [], f"{member.table_name}'s result each session of the {season.label} season"
         ),
-        "companions": standings.played_with_most(member, season),
-        "recent": standings.recent_hands(member, season),
-        "special": standings.member_special_hands(member, club, season),
+        "companions": standings.played_with_most(played),
+        "recent": standings.recent_hands(played),
+        "special": standings.member_special_hands(played),
     }
     return render(request, "scoring/member.html", context)
 

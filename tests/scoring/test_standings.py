@@ -258,11 +258,15 @@ def test_limit_hands_follow_each_matchs_own_limit(season):
     # The records page lists one season's limit hands: the next season has none of them.
     later = standings.Season.containing(club, this.end)
     assert standings.records(club, later).limit_hands == []
-    assert [h.total for h in standings.member_special_hands(m["H"], club, this)] == [2000]
-    assert standings.member_special_hands(m["F"], club, this) == []
+    assert [
+        h.total for h in standings.member_special_hands(standings.SeasonPlayed(m["H"], this))
+    ] == [2000]
+    assert standings.member_special_hands(standings.SeasonPlayed(m["F"], this)) == []
     # The member's page shows the season's: the next season has none of them.
     assert (
-        standings.member_special_hands(m["H"], club, standings.Season.containing(club, this.end))
+        standings.member_special_hands(
+            standings.SeasonPlayed(m["H"], standings.Season.containing(club, this.end))
+        )
         == []
     )
 
@@ -290,19 +294,24 @@ def test_rebuilding_gives_the_rows_the_recording_kept(season):
 def test_member_page_figures(season):
     club, m, (s1, s2, s3) = season
     s = standings.Season.containing(club, datetime.date(2026, 1, 1))
-    assert [
-        (r["session__date"].day, r["result"]) for r in standings.member_sessions(m["A"], s)
-    ] == [(8, 300), (15, 30), (22, 5)]
+    played = standings.SeasonPlayed(m["A"], s)
+    assert [(r["session__date"].day, r["result"]) for r in played.sessions()] == [
+        (8, 300),
+        (15, 30),
+        (22, 5),
+    ]
     companions = {
-        c["member__table_name"]: c["evenings"] for c in standings.played_with_most(m["A"], s)
+        c["member__table_name"]: c["evenings"] for c in standings.played_with_most(played)
     }
     assert companions == {"B": 3, "C": 3, "D": 3, "E": 1, "H": 1}
     # Bounded by the season: the season before had none of these evenings.
     before = standings.Season.containing(club, s.start - datetime.timedelta(days=1))
-    assert list(standings.played_with_most(m["A"], before)) == []
-    recent = standings.recent_hands(m["A"], s, limit=3)
+    assert list(standings.played_with_most(standings.SeasonPlayed(m["A"], before))) == []
+    recent = standings.recent_hands(played, limit=3)
     assert [(h.number, h.my_payment) for h in recent] == [(2, 18), (1, -5), (1, -8)]
-    assert standings.recent_hands(m["A"], before) == []  # the season shown only
+    assert (
+        standings.recent_hands(standings.SeasonPlayed(m["A"], before)) == []
+    )  # the season shown only
 
 
 def test_placings_share_places_fairly():
