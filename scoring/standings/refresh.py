@@ -207,13 +207,17 @@ def _reweigh(session_ids, member_ids=None) -> None:
 def refresh_match(match: Match, *, hands=None, kongs=None, states=None) -> None:
     """Recompute the match's rows from its live hands and kong chips. Call it inside the
     transaction that changed them; a write that has just read them (and replayed the
-    match's flow over the hands: `states`) passes them in."""
+    match's flow over the hands: `states`) passes them in. Called outside one (a command,
+    a test's set-up), it is a transaction of its own: the rows and the kept records are
+    rewritten together, under the club's lock (`keep_records`)."""
     chairs = match.chair_list()  # a match's chairs never change
     if hands is None:
         hands = list(match.hands.live().order_by("number"))
     if kongs is None:
         kongs = list(match.kong_chips.filter(voided_at__isnull=True))
-    _save_rows(match, chairs, _figures(match, chairs, hands, kongs, states))
+    # No savepoint inside the write's transaction: a save's queries stay as they were.
+    with transaction.atomic(savepoint=False):
+        _save_rows(match, chairs, _figures(match, chairs, hands, kongs, states))
 
 
 @transaction.atomic
