@@ -798,6 +798,17 @@ class SessionClosed(Refused):
     """A change was asked of a closed session. The message is one sentence for the page."""
 
 
+@dataclass
+class PastSessions:
+    """A page of past sessions, latest first, and where the pages beside it start: the
+    older page is the sessions before `older`, the newer one those after `newer` (None:
+    there is no such page)."""
+
+    sessions: list
+    older: datetime.date | None
+    newer: datetime.date | None
+
+
 class SessionQuerySet(models.QuerySet):
     def upcoming(self, today: datetime.date) -> "SessionQuerySet":
         """Today's and later sessions, soonest first."""
@@ -806,6 +817,33 @@ class SessionQuerySet(models.QuerySet):
     def past(self, today: datetime.date) -> "SessionQuerySet":
         """Sessions before today, latest first."""
         return self.filter(date__lt=today).order_by("-date")
+
+    def past_page(
+        self,
+        today: datetime.date,
+        *,
+        before: datetime.date | None = None,
+        after: datetime.date | None = None,
+        size: int = 52,
+    ) -> "PastSessions":
+        """A page of sessions before today, latest first: the latest `size`, those just
+        before the date `before`, or those just after `after`. Paged by date, not by page
+        number: a page reads its own rows and one row on each side, where a page number
+        needs a count of the club's whole history (a row per session it ever held)."""
+        past = self.filter(date__lt=today)
+        if after is not None:
+            rows = list(past.filter(date__gt=after).order_by("date")[:size])[::-1]
+        else:
+            latest = past.filter(date__lt=before) if before else past
+            rows = list(latest.order_by("-date")[:size])
+        if not rows:
+            return PastSessions([], None, None)
+        newest, oldest = rows[0].date, rows[-1].date
+        return PastSessions(
+            rows,
+            older=oldest if past.filter(date__lt=oldest).exists() else None,
+            newer=newest if past.filter(date__gt=newest).exists() else None,
+        )
 
     def with_present_count(self) -> "SessionQuerySet":
         """Annotate `present`: how many are here (checked in and not left)."""

@@ -1,8 +1,9 @@
 """Weekly sessions: the list, adding and editing, next week's in one click, and reopening a
 closed session."""
 
+import datetime
+
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
@@ -26,21 +27,34 @@ def session_list(request):
     today = timezone.localdate()
     latest = club.sessions.order_by("-date").first()
     sessions = club.sessions.with_present_count()
-    # A year of past sessions a page (?page=2 the year before): only that page is read.
-    past = Paginator(sessions.past(today), PAST_PER_PAGE).get_page(request.GET.get("page"))
+    # A year of past sessions a page; ?before=<date> the year before it, ?after=<date>
+    # the year after: only that page is read.
+    past = sessions.past_page(
+        today,
+        before=_date_or_none(request.GET.get("before")),
+        after=_date_or_none(request.GET.get("after")),
+        size=PAST_PER_PAGE,
+    )
     return render(
         request,
         "club/sessions/list.html",
         {
             "upcoming": sessions.upcoming(today),
-            "past": past.object_list,
-            "page": past,
+            "past": past,
             "latest": latest,
             "next_date": latest.next_week_date(today) if latest else None,
             "today": today,
             "tonight": sessions.filter(date=today).first(),
         },
     )
+
+
+def _date_or_none(text: str | None) -> datetime.date | None:
+    """A page's date from the address (2026-03-12); anything else shows the latest page."""
+    try:
+        return datetime.date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
 
 
 @coordinator_required

@@ -66,7 +66,7 @@ def test_list_splits_upcoming_and_past(coordinator_client, club, thursday):
     much_later = SessionFactory(club=club, date=datetime.date(2026, 3, 19))
     response = coordinator_client.get(reverse("club:session_list"))
     assert list(response.context["upcoming"]) == [later, much_later]
-    assert list(response.context["past"]) == [thursday]
+    assert response.context["past"].sessions == [thursday]
     page = response.content.decode()
     assert page.index("Thursday 12 March 2026") < page.index("Past sessions")
     assert page.index("Past sessions") < page.index("Thursday 5 March 2026")
@@ -368,7 +368,8 @@ def test_editing_onto_a_taken_date_is_a_clash_even_with_the_same_details(
 
 
 def test_past_sessions_are_paged_a_year_at_a_time(coordinator_client, club):
-    """A club of twenty years: the list shows a year of past sessions, older ones a page on."""
+    """A club of twenty years: the list shows a year of past sessions, older ones a page on,
+    paged by date (no count of the whole history) and back again."""
     from django.utils import timezone
 
     from club.views.sessions import PAST_PER_PAGE
@@ -379,9 +380,25 @@ def test_past_sessions_are_paged_a_year_at_a_time(coordinator_client, club):
         for w in range(PAST_PER_PAGE + 3)
     )
     url = reverse("club:session_list")
-    first = coordinator_client.get(url).content.decode()
     oldest = last - datetime.timedelta(weeks=PAST_PER_PAGE + 2)
-    assert f"{last:%B %Y}" in first and "Page 1 of 2" in first
-    assert f"{oldest.day} {oldest:%B %Y}" not in first
-    second = coordinator_client.get(url, {"page": 2}).content.decode()
-    assert f"{oldest.day} {oldest:%B %Y}" in second
+    first_page_end = last - datetime.timedelta(weeks=PAST_PER_PAGE - 1)
+
+    def shows(page, day):
+        return f"{day:%A} {day.day} {day:%B %Y}" in page
+
+    first = coordinator_client.get(url).content.decode()
+    assert shows(first, last) and shows(first, first_page_end) and not shows(first, oldest)
+    assert "Newer sessions" not in first
+    older = f'href="?before={first_page_end:%Y-%m-%d}"'
+    assert older in first
+    second = coordinator_client.get(url, {"before": f"{first_page_end:%Y-%m-%d}"}).content.decode()
+    assert shows(second, oldest) and not shows(second, first_page_end)
+    assert "Older sessions" not in second
+    newest_of_second = first_page_end - datetime.timedelta(weeks=1)
+    assert f'href="?after={newest_of_second:%Y-%m-%d}"' in second
+    back = coordinator_client.get(url, {"after": f"{newest_of_second:%Y-%m-%d}"})
+    assert [s.date for s in back.context["past"].sessions] == [
+        last - datetime.timedelta(weeks=w) for w in range(PAST_PER_PAGE)
+    ]
+    # An address typed wrong shows the latest page, not an error.
+    assert coordinator_client.get(url, {"before": "2026-13-45"}).status_code == 200
