@@ -3,7 +3,8 @@ club's history, on PostgreSQL (issue 28).
 
 Run from the repository root:  make history-bench  (or .venv/bin/python bench/history_bench.py)
 Options: --years 1,10,20  --clubs 300 (1 for none)  --runs 9 (timed runs per page and size)
---polls 400
+--polls 400  --show "home (coordinator)" (also print that page's heaviest statements at
+each size; a label's beginning, several separated by commas)
 PostgreSQL: HISTORY_PG_URL (default postgres://club_ci:club_ci@127.0.0.1:5432/history_bench);
 the database is made afresh (dropped first); the role must be allowed to create databases.
 Unreachable: the bench says so and stops (exit 0), so `make bench` runs without PostgreSQL.
@@ -71,7 +72,9 @@ def main() -> int:
     parser.add_argument("--clubs", type=int, default=300)
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--polls", type=int, default=400)
+    parser.add_argument("--show", default="")
     args = parser.parse_args()
+    shown = tuple(label for label in args.show.split(",") if label)
     sizes = sorted({int(n) for n in args.years.split(",")})
     url = os.environ.get("HISTORY_PG_URL", DEFAULT_PG_URL)
     problem = fresh_database(url)
@@ -104,9 +107,9 @@ def main() -> int:
             if copies > 0:
                 history.add(copies)
             print(f"  {years} years: sessions from {history.first_date}", flush=True)
-            results[years] = measure(requests, args.runs)
+            results[years] = measure(requests, args.runs, shown, f"{years} years")
             if years == sizes[0] and args.clubs > 1:
-                results["clubs"] = among_clubs(args.clubs, requests, args.runs)
+                results["clubs"] = among_clubs(args.clubs, requests, args.runs, shown)
                 results["clubs count"] = args.clubs
         poll = poll_ratio(requests["table poll (unchanged)"], args.polls)
     report(results, sizes, poll)
@@ -152,7 +155,7 @@ def build():
     return world, history, requests
 
 
-def among_clubs(clubs: int, requests, runs: int) -> dict:
+def among_clubs(clubs: int, requests, runs: int, shown: tuple[str, ...] = ()) -> dict:
     """The first club's pages again with `clubs` clubs in its database: the club copied by
     SQL row for row, keys moved on (bench/region_bench.py's copier), then the copies
     removed again (every copied key is above the first club's largest) and the tables
@@ -170,7 +173,7 @@ def among_clubs(clubs: int, requests, runs: int) -> dict:
         return None
     print(f"  1 year, {clubs} clubs (copied in {time.monotonic() - began:.0f} s)", flush=True)
     try:
-        return measure(requests, runs)
+        return measure(requests, runs, shown, f"{clubs} clubs")
     finally:
         with connection.cursor() as cursor:
             cursor.execute("SELECT label, span FROM region_bench_span")
@@ -190,12 +193,19 @@ def among_clubs(clubs: int, requests, runs: int) -> dict:
             cursor.execute("VACUUM ANALYZE")
 
 
-def measure(requests, runs: int) -> dict:
+def measure(requests, runs: int, shown: tuple[str, ...] = (), size: str = "") -> dict:
     from tests.rows_read import reading
 
     found = {}
     for label, call in requests.items():
         read = reading(call)
+        if shown and label.startswith(shown):
+            for statement in read.heaviest(4):
+                print(
+                    f"    {label} at {size}: {statement.rows} rows, {statement.buffers} "
+                    f"buffers: {statement.sql[:700]}",
+                    flush=True,
+                )
         times = []
         for _ in range(runs):
             began = time.perf_counter()
