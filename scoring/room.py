@@ -233,10 +233,12 @@ def latest_played(club) -> Session | None:
         recent = list(sessions.order_by("-date")[:RECENT_SESSIONS])
         if not recent:
             return None
+        # Unordered: the matches' own order joins their sessions, which PostgreSQL hashed
+        # whole (every session the club held) to sort eight sessions' matches.
         played = set(
-            Match.objects.filter(session__in=[session.pk for session in recent]).values_list(
-                "session_id", flat=True
-            )
+            Match.objects.filter(session__in=[session.pk for session in recent])
+            .order_by()
+            .values_list("session_id", flat=True)
         )
         for session in recent:
             if session.pk in played:

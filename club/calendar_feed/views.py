@@ -30,15 +30,16 @@ from club.week.models import SessionReply
 HEX = frozenset("0123456789abcdef")
 
 
-def _member_answers(member, today) -> dict[int, tuple[str, str]]:
-    """The member's answers in the window: {session id: (answer, note)}."""
-    start, end = feed.window(today)
-    replies = SessionReply.objects.filter(
-        member=member, session__date__gte=start, session__date__lte=end
-    )
+def _member_answers(member, sessions) -> dict[int, tuple[str, str]]:
+    """The member's answers for `sessions` (the window's, read already): {session id:
+    (answer, note)}, each looked up by its session's key. Found through the sessions'
+    dates instead, PostgreSQL read every answer the member ever gave."""
+    replies = SessionReply.objects.filter(member=member, session_id__in=[s.pk for s in sessions])
     return {
         session_id: (answer, note)
-        for session_id, answer, note in replies.values_list("session_id", "answer", "note")
+        for session_id, answer, note in replies.order_by().values_list(
+            "session_id", "answer", "note"
+        )
     }
 
 
@@ -131,7 +132,7 @@ def member_feed(request, calendar_token: str):
                 sessions,
                 title=f"{club.name}: {member.table_name}'s sessions",
                 home_address=_club_home(request, club),
-                answers=_member_answers(member, today),
+                answers=_member_answers(member, sessions),
                 host=request.get_host().split(":")[0],
             )
 

@@ -57,7 +57,11 @@ class SessionReply(ClubRow):
     objects = club_scoped(SessionReplyQuerySet)
 
     class Meta:
-        ordering = ["session", "member"]
+        # By the keys: ordered by "session" and "member", every query joined the sessions
+        # and members to sort by their own orders (date, name), and PostgreSQL hashed every
+        # session the club held to sort a few sessions' answers. A list shown in an order
+        # says which.
+        ordering = ["session_id", "member_id"]
         constraints = [
             models.UniqueConstraint(fields=["session", "member"], name="one_reply_per_session"),
             models.CheckConstraint(
