@@ -12,10 +12,11 @@ years, `make history-bench`). The matches came from the club's scope already: th
 are the bound. This checks every page's queries (both databases: it reads the SQL, not the
 plan).
 
-2. Rows looked up by listed sessions' keys are not sorted through a join to the club's
-sessions: the model's default order (by session date) joined every session the club held,
-which PostgreSQL hashed whole to sort eight sessions' matches (the latest evening: 95 ->
-1,048 rows from 1 to 20 years, `make history-bench`).
+2. Rows looked up by listed sessions' or matches' keys are not sorted through a join to the
+club's sessions: the model's default order (by session date) joined every session the club
+held, which PostgreSQL hashed whole to sort eight sessions' matches (the latest evening: 95
+-> 1,048 rows from 1 to 20 years, `make history-bench`), and a member's recent hands joined
+every match and session to sort ten matches' hands (4,131 rows at 20 years).
 
 3. No page reads the installation's logins: a query from the logins' table picks them by
 key or username. The member forms listed every free login (no member in any club), which
@@ -39,8 +40,8 @@ pytestmark = pytest.mark.django_db
 BY_MATCH_KEYS = re.compile(r'"match_id" IN \((?!SELECT)')  # listed keys, not a subquery
 JOINS_MATCHES = re.compile(r'"games_match"."club_id" = ')  # the scope's join
 FROM_LOGINS = re.compile(r'FROM "auth_user"')
-BY_SESSION_KEYS_SORTED_BY_DATE = re.compile(
-    r'"session_id" IN \((?!SELECT)[^)]*\).*ORDER BY "club_session"\."date"'
+BY_KEYS_SORTED_BY_DATE = re.compile(
+    r'"(session|match)_id" IN \((?!SELECT)[^)]*\).*ORDER BY "club_session"\."date"'
 )
 # A key or a username given (the SQL as run, its values in it), not a join's condition.
 LOGINS_BY_KEY = re.compile(r'"auth_user"\."id" (= |IN \()\d|"auth_user"\."username" = \'')
@@ -49,8 +50,8 @@ LOGINS_BY_KEY = re.compile(r'"auth_user"\."id" (= |IN \()\d|"auth_user"\."userna
 def _unbounded(sql: str) -> str | None:
     if BY_MATCH_KEYS.search(sql) and JOINS_MATCHES.search(sql):
         return "chairs or hands of listed matches joined to every match of the club"
-    if BY_SESSION_KEYS_SORTED_BY_DATE.search(sql):
-        return "rows of listed sessions sorted through a join to every session of the club"
+    if BY_KEYS_SORTED_BY_DATE.search(sql):
+        return "rows of listed sessions or matches sorted through a join to the club's sessions"
     if FROM_LOGINS.search(sql) and not LOGINS_BY_KEY.search(sql):
         return "logins read but not by key or username"
     return None
