@@ -135,6 +135,7 @@ def _calls(world) -> dict:
         "involving": (a.seated,),
         "upcoming": (datetime.date(2026, 1, 1),),
         "past": (datetime.date(2026, 1, 1),),
+        "past_page": (datetime.date(2026, 1, 1),),
         "with_present_count": (),
         "live": (),
         "of_session": (a.session,),
