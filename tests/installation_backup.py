@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import subprocess
+import time
 import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -57,8 +58,29 @@ def fresh_database(source_url: str, tmp_path: Path) -> Iterator[str]:
     try:
         yield urllib.parse.urlunsplit(parts._replace(path="/" + urllib.parse.quote(name)))
     finally:
-        with _psycopg(source_url) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        _drop(source_url, name)
+
+
+def _drop(source_url: str, name: str) -> None:
+    """Drop the database: this role's sessions in it ended first, then a plain DROP, which
+    also stops an autovacuum worker analysing the fresh restore. WITH (FORCE) would have
+    to end that worker too, which a role without pg_signal_backend may not."""
+    import psycopg
+
+    with _psycopg(source_url) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s "
+            "AND usename = current_user AND pid <> pg_backend_pid()",
+            [name],
+        )
+        for attempt in range(20):
+            try:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+                return
+            except psycopg.errors.ObjectInUse:
+                if attempt == 19:
+                    raise
+                time.sleep(0.5)
 
 
 def contents(url: str, tables: list[str] | None = None) -> dict[str, list[str]]:
