@@ -1023,14 +1023,20 @@ class Session(models.Model):
                 attendance.save(update_fields=["left_at"])
             return attendance
 
-    def check_in_list(self) -> "MemberQuerySet":
+    def check_in_list(self) -> models.QuerySet:
         """Who the check-in page lists: the active members, and anyone already recorded."""
-        # The keys of both, each read by its own index (a union): joined by OR in one
-        # condition, PostgreSQL reads every member the club ever had, and a club of
-        # twenty years has far more lapsed members than active ones.
+        # Looked up by their keys, not through the club's scope: with the club's key as
+        # well, PostgreSQL reads every member the club ever had to find these few, and a
+        # club of twenty years has far more lapsed members than active ones. Both sets of
+        # keys come from this club's own rows.
+        return Member._base_manager.filter(pk__in=self._check_in_keys())
+
+    def _check_in_keys(self) -> models.QuerySet:
+        """The keys of the active members and of anyone recorded tonight, each read by its
+        own index (a union): joined by OR in one condition, PostgreSQL reads every member."""
         active = Member.objects.filter(club=self.club_id, is_active=True, is_guest=False)
         here = Attendance.objects.filter(session=self).order_by().values("member_id")
-        return Member.objects.filter(pk__in=active.order_by().values("pk").union(here))
+        return active.order_by().values("pk").union(here)
 
     def check_in_rows(self) -> list["CheckInRow"]:
         attendances = {a.member_id: a for a in self.attendances.all()}
@@ -1057,7 +1063,7 @@ class Session(models.Model):
         return {member_id for member_id in found if member_id is not None} if found else None
 
     def attendance_counts(self) -> "AttendanceCounts":
-        listed = self.check_in_list().count()
+        listed = self._check_in_keys().count()
         counted = self.attendances.aggregate(
             present=models.Count("pk", filter=Q(left_at__isnull=True)),
             paid=models.Count("pk", filter=Q(paid=True)),

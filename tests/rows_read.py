@@ -48,7 +48,11 @@ class Reading:
         return sum(s.buffers for s in self.statements)
 
     def heaviest(self, n: int = 3) -> list[Statement]:
-        return sorted(self.statements, key=lambda s: -s.rows)[:n]
+        """The n statements that read the most rows, then any of the n that touched the
+        most buffers not among them."""
+        by_rows = sorted(self.statements, key=lambda s: -s.rows)[:n]
+        by_buffers = sorted(self.statements, key=lambda s: -s.buffers)[:n]
+        return by_rows + [s for s in by_buffers if s not in by_rows]
 
 
 def rows_scanned(node: dict) -> int:

@@ -18,7 +18,17 @@ held, which PostgreSQL hashed whole to sort eight sessions' matches (the latest 
 -> 1,048 rows from 1 to 20 years, `make history-bench`), and a member's recent hands joined
 every match and session to sort ten matches' hands (4,131 rows at 20 years).
 
-3. No page reads the installation's logins: a query from the logins' table picks them by
+3. Rows of other tables are not sorted by their sessions' dates through a join: sorting a
+season's seats by their sessions' dates (the seating planner's history) walked every plan
+and session of the club (486 -> 1,368 rows, 26 -> 577 buffers from 1 to 20 years, `make
+history-bench`). The sessions are read first, by the club's date index; the rows by their
+keys, sorted in Python.
+
+4. Members picked by a subquery of their keys are not also picked by the club's key: with
+both, PostgreSQL reads every member the club ever had by the club's index (the check-in
+list: 89 -> 507 rows from 1 to 20 years). The keys come from the club's own rows.
+
+5. No page reads the installation's logins: a query from the logins' table picks them by
 key or username. The member forms listed every free login (no member in any club), which
 reads every club's logins and members: 13 -> 1,213 rows beside 150 other clubs.
 """
@@ -43,6 +53,15 @@ FROM_LOGINS = re.compile(r'FROM "auth_user"')
 BY_KEYS_SORTED_BY_DATE = re.compile(
     r'"(session|match)_id" IN \((?!SELECT)[^)]*\).*ORDER BY "club_session"\."date"'
 )
+# A table's rows for a span of the club's sessions (a season), sorted by their dates
+# through the join that finds those sessions.
+SORTED_BY_SESSION_DATES = re.compile(
+    r'^SELECT .*? FROM "(?!club_session")\w+" .*INNER JOIN "club_session" .*'
+    r'"club_session"\."date" >= .*ORDER BY "club_session"\."date"'
+)
+MEMBERS_BY_CLUB_AND_KEYS = re.compile(
+    r'FROM "club_member" WHERE \("club_member"\."club_id" = \S+ AND "club_member"\."id" IN \(\(?SELECT'
+)
 # A key or a username given (the SQL as run, its values in it), not a join's condition.
 LOGINS_BY_KEY = re.compile(r'"auth_user"\."id" (= |IN \()\d|"auth_user"\."username" = \'')
 
@@ -52,6 +71,10 @@ def _unbounded(sql: str) -> str | None:
         return "chairs or hands of listed matches joined to every match of the club"
     if BY_KEYS_SORTED_BY_DATE.search(sql):
         return "rows of listed sessions or matches sorted through a join to the club's sessions"
+    if SORTED_BY_SESSION_DATES.search(sql):
+        return "a span of sessions' rows sorted by their dates through the join"
+    if MEMBERS_BY_CLUB_AND_KEYS.search(sql):
+        return "members picked by a subquery of keys and by the club's key too"
     if FROM_LOGINS.search(sql) and not LOGINS_BY_KEY.search(sql):
         return "logins read but not by key or username"
     return None

@@ -42,7 +42,7 @@ pytestmark = [
 # grow: reading the history reads more rows and more pages; on this small club the planner
 # may instead join a whole small table (a thousand matches: more rows, the same dozen
 # pages) where on a real club's tables it looks rows up by index.
-RATIO, SLACK, SLACK_BUFFERS = 1.5, 200, 40
+RATIO, SLACK, SLACK_BUFFERS = 1.5, 50, 20
 MORE_YEARS = 5
 
 # Pages that are the club's whole history by their nature: the backup and the exports of
