@@ -214,7 +214,7 @@ def measure(requests, runs: int, shown: tuple[str, ...] = (), size: str = "") ->
                 for statement in each.heaviest(4):
                     print(
                         f"    {label} at {size}, {how}: {statement.rows} rows, "
-                        f"{statement.buffers} buffers: {statement.sql[:700]}",
+                        f"{statement.buffers} buffers: {statement.sql[:1500]}",
                         flush=True,
                     )
         times = []
@@ -299,7 +299,7 @@ def report(results: dict, sizes: list[int], poll: float) -> None:
         if now is not was:
             name = label if where.isdigit() else f"{label}, clubs"
             planned = max(planned, (max(figures), name))
-            indexed = max(indexed, (max(figures_i), name))
+            indexed = max(indexed, (figures_i[0], name))
             slowest = max(slowest, (time_x, name))
 
     for label in base:

@@ -23,14 +23,19 @@ from club import login_throttle
 from club.login_names import login_key
 from club.models import Member
 from club.refusals import Refused
-from club.roles import coordinates_any_club, forget_groups, group_names
+from club.roles import (
+    MUST_CHANGE_FLAG,
+    MUST_CHANGE_GROUP,
+    coordinates_any_club,
+    forget_groups,
+    group_names,
+)
 from club.scoping import scopes_disabled
 
 LOCKED_OUT_MESSAGE = (
     "Too many wrong passwords. Ask your coordinator to unlock your login, "
     "or try again in {minutes} minutes."
 )
-MUST_CHANGE_GROUP = "Must change password"
 
 # Short, common words that are easy to say aloud and to type on a phone.
 WORDS = [
@@ -224,6 +229,11 @@ def set_temporary_password(user) -> str:
 
 
 def must_change_password(user) -> bool:
+    # Read with the login when the request's session found it (club/login_names.py):
+    # no query for the login's groups on every page.
+    known = getattr(user, MUST_CHANGE_FLAG, None)
+    if known is not None:
+        return known
     return MUST_CHANGE_GROUP in group_names(user)
 
 

@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
 from django.db import connection
+from django.db.models import Exists, OuterRef
 
 from club.names import check_new_username
 
@@ -61,6 +62,23 @@ class CaseInsensitiveModelBackend(ModelBackend):
     """Django's ModelBackend, finding the login whatever the case the username is typed in.
     The password is still checked by ModelBackend (once for an unknown username, so a wrong
     name takes as long as a wrong password)."""
+
+    def get_user(self, user_id):
+        """The request's login (from its session), with whether it must choose a new
+        password read in the same query: every page asks (club/accounts.py), and a query
+        of the login's groups was a fixed cost of every request (issue 28)."""
+        from club.roles import MUST_CHANGE_FLAG, MUST_CHANGE_GROUP
+
+        model = get_user_model()
+        must = model.groups.through.objects.filter(
+            user_id=OuterRef("pk"), group__name=MUST_CHANGE_GROUP
+        )
+        logins = model._default_manager.annotate(**{MUST_CHANGE_FLAG: Exists(must)})
+        try:
+            user = logins.get(pk=user_id)
+        except model.DoesNotExist:
+            return None
+        return user if self.user_can_authenticate(user) else None
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         if username is None:

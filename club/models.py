@@ -498,7 +498,7 @@ class Member(models.Model):
         CURRENT = "current", "Current"
         LAPSED = "lapsed", "Lapsed"
 
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members", db_index=False)
     name = models.CharField("full name", max_length=120)
     table_name = models.CharField(
         "name at the table", max_length=40, help_text="Short name, e.g. first name."
@@ -706,7 +706,9 @@ class Coordinator(models.Model):
     coordinate several clubs; it has no power in a club it does not coordinate. (The site's
     operators, superusers, run the installation and its admin: club/roles.py.)"""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="coordinators")
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="coordinators", db_index=False
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="coordinator_roles"
     )
@@ -867,7 +869,9 @@ class Session(models.Model):
         IN_PLAY = "in_play", "In play"
         CLOSED = "closed", "Closed"
 
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="sessions")
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="sessions", db_index=False
+    )
     date = models.DateField(
         validators=[
             MinValueValidator(FIRST_SESSION_DATE, SESSION_DATES_MESSAGE),
@@ -1132,7 +1136,7 @@ class Attendance(ClubRow):
     """A member at a session. Present while `left_at` is empty."""
 
     club_parent = "session"
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="attendances")
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="attendances")
     arrived_at = models.DateTimeField(default=timezone.now)
@@ -1144,6 +1148,9 @@ class Attendance(ClubRow):
 
     class Meta:
         ordering = ["arrived_at"]
+        # Leading with the club, then the parent's key: with the club's key alone indexed,
+        # PostgreSQL would find a few sessions' rows by reading all the club's (issue 28).
+        indexes = [models.Index(fields=["club", "session"], name="attendance_club_session")]
         constraints = [
             models.UniqueConstraint(
                 fields=["session", "member"], name="unique_attendance_per_session"

@@ -8,6 +8,7 @@
   Django admin is theirs alone; coordinators work on the club's own pages.
 """
 
+import contextlib
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
@@ -49,6 +50,12 @@ def forget_roles(user) -> None:
     user.__dict__.pop("_coordinates", None)
 
 
+# The group of logins given a temporary password, who must choose their own first.
+MUST_CHANGE_GROUP = "Must change password"
+# Whether the login must, read with the login itself (club/login_names.py).
+MUST_CHANGE_FLAG = "must_change_password_now"
+
+
 def group_names(user) -> frozenset[str]:
     """The user's groups, read once a request ("must change password" is asked on every
     page)."""
@@ -63,7 +70,11 @@ def group_names(user) -> frozenset[str]:
 
 def forget_groups(user) -> None:
     """After changing the user's groups, the next question reads them again."""
-    user.__dict__.pop("_group_names", None)
+    # delattr, not the instance's __dict__: request.user is a lazy object, which passes
+    # delattr on to the login it wraps.
+    for kept in ("_group_names", MUST_CHANGE_FLAG):
+        with contextlib.suppress(AttributeError):
+            delattr(user, kept)
 
 
 def coordinator_required(view):

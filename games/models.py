@@ -41,7 +41,9 @@ class Match(ClubRow):
         ENDED = "ended", "Ended by the coordinator"
         TABLE_CHANGED = "table_changed", "The table changed (someone arrived or left)"
 
-    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="+")
+    club = models.ForeignKey(
+        "club.Club", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     session = models.ForeignKey("club.Session", on_delete=models.PROTECT, related_name="matches")
     table_number = models.PositiveSmallIntegerField()
     # A snapshot of the club's settings when play started: changing them later never
@@ -64,6 +66,9 @@ class Match(ClubRow):
     class Meta:
         ordering = ["session", "table_number", "started_at"]
         verbose_name_plural = "matches"
+        # Leading with the club, then the parent's key: with the club's key alone indexed,
+        # PostgreSQL would find a few sessions' rows by reading all the club's (issue 28).
+        indexes = [models.Index(fields=["club", "session"], name="match_club_session")]
         constraints = [
             models.UniqueConstraint(
                 fields=["session", "table_number"],
@@ -306,7 +311,9 @@ class TableKey(CardKey, ClubRow):
 
     club_parent = "session"
 
-    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="+")
+    club = models.ForeignKey(
+        "club.Club", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     session = models.ForeignKey("club.Session", on_delete=models.CASCADE, related_name="+")
     table_number = models.PositiveSmallIntegerField()
 
@@ -314,6 +321,9 @@ class TableKey(CardKey, ClubRow):
 
     class Meta:
         ordering = ["session", "table_number", "issued_at"]
+        # Leading with the club, then the parent's key, in place of the club's key alone
+        # (tests/test_club_indexes.py).
+        indexes = [models.Index(fields=["club", "session"], name="table_key_club_session")]
         constraints = [
             models.UniqueConstraint(
                 fields=["session", "table_number"],

@@ -30,7 +30,9 @@ class KeptRecord(ClubRow):
         STREAK = "streak", "Longest run of hands won"
 
     club_parent = "result"
-    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="+")
+    club = models.ForeignKey(
+        "club.Club", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     kind = models.CharField(max_length=10, choices=Kind.choices)
     rules = models.CharField(max_length=20, blank=True)  # a highest hand's rule set
     rank = models.PositiveSmallIntegerField()

@@ -60,7 +60,9 @@ class PaymentRecord(ClubRow):
     """
 
     club_parent = "match"
-    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="+")
+    club = models.ForeignKey(
+        "club.Club", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
 
     pay0 = models.IntegerField(default=0)
     pay1 = models.IntegerField(default=0)
@@ -180,6 +182,9 @@ class Hand(PaymentRecord):
 
     class Meta:
         ordering = ["match", "number", "recorded_at"]
+        # Leading with the club, then the parent's key: with the club's key alone indexed,
+        # PostgreSQL would find a few matches' rows by reading all the club's (issue 28).
+        indexes = [models.Index(fields=["club", "match"], name="hand_club_match")]
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "number"],
@@ -254,6 +259,9 @@ class KongChips(PaymentRecord):
     class Meta:
         ordering = ["match", "hand_number", "recorded_at"]
         verbose_name_plural = "kong chips"
+        # Leading with the club, then the parent's key: with the club's key alone indexed,
+        # PostgreSQL would find a few matches' rows by reading all the club's (issue 28).
+        indexes = [models.Index(fields=["club", "match"], name="kong_chips_club_match")]
         constraints = [
             _sum_is_zero("kong_chips_sum_to_zero"),
             models.CheckConstraint(condition=Q(chair__lt=MAX_CHAIRS), name="kong_chair_in_range"),
@@ -278,7 +286,9 @@ class SentWrite(ClubRow):
         UNDO = "undo", "Undo"
 
     club_parent = "match"
-    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="+")
+    club = models.ForeignKey(
+        "club.Club", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="sent_writes")
     key = models.UUIDField(editable=False)
     kind = models.CharField(max_length=10, choices=Kind.choices)
@@ -290,6 +300,9 @@ class SentWrite(ClubRow):
 
     class Meta:
         ordering = ["match", "made_at"]
+        # Leading with the club, then the parent's key, in place of the club's key alone
+        # (tests/test_club_indexes.py).
+        indexes = [models.Index(fields=["club", "match"], name="sent_write_club_match")]
         constraints = [
             models.UniqueConstraint(fields=["match", "key"], name="table_write_made_once_per_key"),
         ]

@@ -38,7 +38,9 @@ class MatchResult(ClubRow):
     """
 
     club_parent = "match"
-    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="+")
+    club = models.ForeignKey(
+        "club.Club", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     chair = models.OneToOneField("games.Chair", on_delete=models.CASCADE, related_name="result")
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="results")
     session = models.ForeignKey("club.Session", on_delete=models.CASCADE, related_name="+")

@@ -220,3 +220,25 @@ def test_templates_have_no_inline_script_or_handlers():
         ):
             offenders += [f"{path.name}: {m.group(0)}" for m in re.finditer(pattern, text)]
     assert offenders == []
+
+
+def test_whether_to_change_the_password_is_read_with_the_login_not_its_groups(
+    coordinator_client, player
+):
+    """Every page asks whether the login must choose a new password: answered from the
+    login's own query (club/login_names.py), with no query of its groups on any page."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    member = Client()
+    member.force_login(player.user)
+    for client in (member, coordinator_client):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(reverse("home")).status_code == 200
+        groups = [q for q in queries.captured_queries if q["sql"].startswith('SELECT "auth_group"')]
+        assert not groups
+    coordinator_client.post(reverse("club:login_new_password", args=[player.pk]))
+    player.user.refresh_from_db()  # a new password ends the login's sessions
+    member.force_login(player.user)
+    response = member.get(reverse("home"))
+    assert response.status_code == 302 and response.url == reverse("password_change")

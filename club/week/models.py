@@ -40,7 +40,9 @@ class SessionReply(ClubRow):
     coordinator answering for a member who rang."""
 
     club_parent = "session"
-    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(
+        "club.Club", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     session = models.ForeignKey("club.Session", on_delete=models.CASCADE, related_name="replies")
     member = models.ForeignKey("club.Member", on_delete=models.CASCADE, related_name="replies")
     answer = models.CharField(max_length=12, choices=ReplyAnswer.choices)
@@ -62,6 +64,9 @@ class SessionReply(ClubRow):
         # session the club held to sort a few sessions' answers. A list shown in an order
         # says which.
         ordering = ["session_id", "member_id"]
+        # Leading with the club, then the parent's key: with the club's key alone indexed,
+        # PostgreSQL would find a few sessions' rows by reading all the club's (issue 28).
+        indexes = [models.Index(fields=["club", "session"], name="reply_club_session")]
         constraints = [
             models.UniqueConstraint(fields=["session", "member"], name="one_reply_per_session"),
             models.CheckConstraint(

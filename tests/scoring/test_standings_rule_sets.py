@@ -249,13 +249,13 @@ def test_the_split_leaderboard_needs_one_query_more(
     mixed, member_client, django_assert_num_queries
 ):
     member_client.get("/")  # the login's groups and the session are read once
-    # The club, the session, the login, its groups, then every rule set's rows with the
+    # The club, the session, the login (no query of its groups), then every rule set's rows with the
     # season picker's span in one statement, and the sessions held under each rule set
     # (only when the season was played under more than one), then the member's last evening
     # and its results for the top of the page, and whether the login coordinates the club.
     # Then, for the top of the page, the member's place under the other rule set: its rows
     # and sessions held (two more, only in a season played under several rule sets).
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(10):
         assert member_client.get("/standings/?season=2026-01-01&rules=u3a").status_code == 200
 
 

@@ -242,12 +242,13 @@ def test_query_counts_stay_the_same_when_members_and_hands_double(member_client,
     after = [queries_for(member_client, url) for url in pages(more_people, more_sessions)]
     assert after == before
     assert max(before) <= 10, before
-    # The season's standings: the club, the session, the login, its groups, then the rows
+    # The season's standings: the club, the session, the login (whether it must change its
+    # password read with it: club/login_names.py, no query of its groups), then the rows
     # with the season picker's span in the same statement; then, for the top of the page,
     # the reader's member (they have no row on the board to name them) and their last
     # evening (a reader on the board: their last evening and its results); and whether the
     # login coordinates this club (the menu's links).
-    assert before[0] == 8, before
+    assert before[0] == 7, before
 
 
 def test_the_season_picker_without_results_this_season(member_client, club):
@@ -319,7 +320,11 @@ def test_latest_evening_behind_many_planned_sessions(member_client, club, small)
     with CaptureQueriesContext(connection) as queries:
         response = member_client.get("/standings/evening/")
     assert response["Location"] == f"/standings/evening/{sessions[-1].pk}/"
-    assert not [q for q in queries.captured_queries if "EXISTS(SELECT" in q["sql"].upper()]
+    assert not [
+        q
+        for q in queries.captured_queries
+        if "EXISTS(SELECT" in q["sql"].upper() and '"games_match"' in q["sql"]
+    ]
 
 
 def test_no_results_yet(member_client, club):
@@ -394,3 +399,30 @@ def test_records_list_the_limit_hands_of_the_season_picked(member_client, club):
     later = member_client.get("/standings/records/?season=2026-01-01").content.decode()
     assert "No one scored a limit hand in the 2026 season." in later
     assert 'value="2025-01-01"' in later and "2000" in later  # the highest hand, all time
+
+
+def test_the_room_display_shows_the_session_in_play_else_today_s_else_the_last_played(
+    member_client, club, small
+):
+    """Read a few sessions up to today at a time (issue 28): planned sessions ahead and
+    more empty evenings than are read at a time do not hide the last one played."""
+    from django.utils import timezone
+
+    from scoring.room import RECENT_SESSIONS
+
+    people, sessions = small
+    today = timezone.localdate()
+    for days in range(1, RECENT_SESSIONS + 3):
+        session_on(club, today + datetime.timedelta(weeks=days), Session.Status.PLANNED)
+        session_on(club, today - datetime.timedelta(days=days))  # held, nothing played
+
+    def shown():
+        return member_client.get("/standings/room/").context["session"]
+
+    assert shown() == sessions[-1]
+    tonight = session_on(club, today, Session.Status.PLANNED)
+    assert shown() == tonight
+    yesterday = Session.objects.get(club=club, date=today - datetime.timedelta(days=1))
+    yesterday.status = Session.Status.IN_PLAY
+    yesterday.save()
+    assert shown() == yesterday
