@@ -21,7 +21,9 @@ Unreachable: the bench says so and stops (exit 0), so `make bench` runs without 
    twice: as planned on this database, and with sequential scans discouraged (marked *), as
    PostgreSQL plans them on a large installation's tables (tests/test_flat_with_history.py
    measures them so); and the median and p95 time of --runs requests through Django's test
-   client (every middleware); then each ratio to the 1-year club.
+   client (every middleware), each followed by a request for the health check (which reads
+   nothing); then each ratio to the 1-year club, the time's against the health check's at
+   the same size (a run drifts with the process and the machine, alike for every page).
 4. 1 club against --clubs clubs on one PostgreSQL: the one-year club copied by SQL row for
    row, keys moved on (bench/region_bench.py's copier), until the database holds that many
    clubs; the first club's pages measured again, each ratio to the club alone; then the
@@ -58,6 +60,8 @@ for folder in (ROOT, HERE):
         sys.path.insert(0, str(folder))
 
 DEFAULT_PG_URL = "postgres://club_ci:club_ci@127.0.0.1:5432/history_bench"
+# Timed after every request, to take out the drift of a run from the time ratios.
+REFERENCE = "health (member)"
 # Pages shown in the summary, as the issue names them, by label.
 NAMED = {
     "records": "scoring:records (member)",
@@ -204,6 +208,9 @@ def measure(requests, runs: int, shown: tuple[str, ...] = (), size: str = "") ->
     from tests.rows_read import reading
 
     found = {}
+    # The health check, which reads nothing, timed after every request: what the process
+    # and the machine take at this size whatever the data (see report()).
+    reference, reference_times = requests.get(REFERENCE), []
     for label, call in requests.items():
         read = reading(call)
         # The same statements planned as on a large installation's tables (sequential
@@ -222,6 +229,10 @@ def measure(requests, runs: int, shown: tuple[str, ...] = (), size: str = "") ->
             began = time.perf_counter()
             call()
             times.append((time.perf_counter() - began) * 1000)
+            if reference is not None:
+                began = time.perf_counter()
+                reference()
+                reference_times.append((time.perf_counter() - began) * 1000)
         times.sort()
         found[label] = {
             "queries": read.queries,
@@ -232,6 +243,9 @@ def measure(requests, runs: int, shown: tuple[str, ...] = (), size: str = "") ->
             "median": statistics.median(times),
             "p95": times[min(len(times) - 1, round(0.95 * (len(times) - 1)))],
         }
+    steady = statistics.median(reference_times) if reference_times else 1.0
+    for figures in found.values():
+        figures["reference"] = steady
     return found
 
 
@@ -282,14 +296,20 @@ def report(results: dict, sizes: list[int], poll: float) -> None:
     header += f"{'rows*':>7} {'buf*':>6} {'median':>7} {'p95':>7} "
     header += f"{'rows x':>6} {'buf x':>6} {'rows*x':>6} {'buf*x':>6} {'time x':>6}"
     print("\n" + header)
-    print("(* indexes preferred, as on a large installation's tables; times in ms)")
+    print(
+        "(* indexes preferred, as on a large installation's tables; times in ms; time x "
+        "against the health check's at each size)"
+    )
     planned, indexed, slowest = (0.0, ""), (0.0, ""), (0.0, "")
 
     def row(label, now, was, where):
         nonlocal planned, indexed, slowest
         figures = [ratio(now, was, k) for k in ("rows", "buffers")]
         figures_i = [ratio(now, was, k) for k in ("rows indexed", "buffers indexed")]
-        time_x = now["median"] / was["median"]
+        # Against the health check's time at the same size: over a run of minutes, the
+        # process and the machine drift (a page that reads nothing took 0.5 ms at the first
+        # size and 0.8 ms at the last in one run), alike for every page.
+        time_x = (now["median"] / now["reference"]) / (was["median"] / was["reference"])
         print(
             f"{label[:44]:44} {where:>5} {now['queries']:7} {now['rows']:7} "
             f"{now['buffers']:7} {now['rows indexed']:7} {now['buffers indexed']:6} "

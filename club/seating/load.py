@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from club.models import KeepApart, Member, Seat, SeatingPlan, SeatingTable, Session
+from club.models import Attendance, KeepApart, Member, Seat, SeatingPlan, SeatingTable, Session
 from club.seating import planner
 
 
 def present_members(session: Session) -> list[Member]:
     """Members checked in at the session and not gone home (the players to seat)."""
-    return list(
-        Member.objects.filter(attendances__session=session, attendances__left_at__isnull=True)
-        .order_by("table_name")
-        .distinct()
-    )
+    # Their keys from tonight's attendance, then the members by key: joined through the
+    # club's scope, PostgreSQL read every member the club ever had (38 -> 263 rows from 1
+    # to 20 years).
+    here = Attendance.objects.filter(session=session, left_at__isnull=True).values("member_id")
+    return list(Member._base_manager.filter(pk__in=here).order_by("table_name"))
 
 
 def as_player(member: Member) -> planner.Player:
