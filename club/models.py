@@ -1153,7 +1153,10 @@ class Attendance(ClubRow):
         ordering = ["arrived_at"]
         # Leading with the club, then the parent's key: with the club's key alone indexed,
         # PostgreSQL would find a few sessions' rows by reading all the club's (issue 28).
-        indexes = [models.Index(fields=["club", "session"], name="attendance_club_session")]
+        # Then the member's: one member's row of a session is one index entry.
+        indexes = [
+            models.Index(fields=["club", "session", "member"], name="attendance_club_session")
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["session", "member"], name="unique_attendance_per_session"

@@ -69,7 +69,8 @@ MEMBERS_BY_CLUB_AND_KEYS = re.compile(
 )
 MEMBERS_JOINED_TO_ATTENDANCES = re.compile(r'FROM "club_member" INNER JOIN "club_attendance"')
 # A key or a username given (the SQL as run, its values in it), not a join's condition.
-LOGINS_BY_KEY = re.compile(r'"auth_user"\."id" (= |IN \()\d|"auth_user"\."username" = \'')
+# (PostgreSQL's prefetch writes the keys as tuples: ("auth_user"."id") IN ((3), (2)).)
+LOGINS_BY_KEY = re.compile(r'"auth_user"\."id"\)? (= |IN \(\(?)\d|"auth_user"\."username" = \'')
 
 
 def _unbounded(sql: str) -> str | None:

@@ -43,10 +43,10 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='attendance',
-            index=models.Index(fields=['club', 'session'], name='attendance_club_session'),
+            index=models.Index(fields=['club', 'session', 'member'], name='attendance_club_session'),
         ),
         migrations.AddIndex(
             model_name='sessionreply',
-            index=models.Index(fields=['club', 'session'], name='reply_club_session'),
+            index=models.Index(fields=['club', 'session', 'member'], name='reply_club_session'),
         ),
     ]

@@ -66,7 +66,8 @@ class SessionReply(ClubRow):
         ordering = ["session_id", "member_id"]
         # Leading with the club, then the parent's key: with the club's key alone indexed,
         # PostgreSQL would find a few sessions' rows by reading all the club's (issue 28).
-        indexes = [models.Index(fields=["club", "session"], name="reply_club_session")]
+        # Then the member's: one member's row of a session is one index entry.
+        indexes = [models.Index(fields=["club", "session", "member"], name="reply_club_session")]
         constraints = [
             models.UniqueConstraint(fields=["session", "member"], name="one_reply_per_session"),
             models.CheckConstraint(
