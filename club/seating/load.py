@@ -37,12 +37,10 @@ def season_history(session: Session) -> list[list[list[int]]]:
     later sessions and earlier seasons do not count.
     """
     start = session.club.season_start_for(session.date)
+    season = Session.objects.filter(club=session.club, date__gte=start, date__lt=session.date)
     dates = dict(
         SeatingPlan.objects.filter(
-            status=SeatingPlan.Status.PUBLISHED,
-            session__club=session.club,
-            session__date__gte=start,
-            session__date__lt=session.date,
+            status=SeatingPlan.Status.PUBLISHED, session__in=season.values("pk")
         ).values_list("pk", "session__date")
     )
     # The seats by their plans' keys, sorted here: sorted by the sessions' dates in SQL,
