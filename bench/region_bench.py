@@ -364,6 +364,7 @@ def results_match(matches, label: str) -> None:
 def cloned_models() -> list:
     from django.contrib.auth import get_user_model
 
+    from club.calendar_feed.models import CalendarAddress
     from club.models import (
         Attendance,
         Coordinator,
@@ -372,9 +373,10 @@ def cloned_models() -> list:
         SeatingPlan,
         SeatingTable,
         Session,
+        SessionReply,
     )
     from club.models import Seat as PlannedSeat
-    from games.models import Chair, Match
+    from games.models import Chair, Match, RoomKey, TableKey
     from scoring.kept_records import KeptRecord
     from scoring.models import Correction, Hand, KongChips
     from scoring.results import MatchResult
@@ -384,8 +386,12 @@ def cloned_models() -> list:
         Member,
         Coordinator,
         KeepApart,
+        CalendarAddress,
+        RoomKey,
         Session,
         Attendance,
+        SessionReply,
+        TableKey,
         SeatingPlan,
         SeatingTable,
         PlannedSeat,
@@ -446,7 +452,8 @@ def copy_clubs(have: int, want: int) -> None:
                 return f"{column} + k * {spans[target]}"
             return column
         if field.unique and isinstance(field, CharField):
-            return f"{column} || '-' || k"
+            # Cut to leave room for "-k" within the column's length (a card's code is 10).
+            return f"left({column}, {field.max_length - len(str(want)) - 1}) || '-' || k"
         if field.unique and isinstance(field, UUIDField):
             return f"CASE WHEN {column} IS NULL THEN NULL ELSE gen_random_uuid() END"
         return column

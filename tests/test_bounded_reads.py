@@ -33,7 +33,10 @@ sessions are read first, by the club's date index, and the rows by their keys.
 both, PostgreSQL reads every member the club ever had by the club's index (the check-in
 list: 89 -> 507 rows from 1 to 20 years). The keys come from the club's own rows. Nor are
 tonight's members found by joining the club's members to their attendances: that read
-every member too (the seating page's players: 38 -> 263 rows).
+every member too (the seating page's players: 38 -> 263 rows). Nor are a season's
+attendances named by joining them to the members: beside 300 clubs PostgreSQL looked up
+each attendance's member, or hashed the club's members, by its statistics of the day (the
+attendance register: 484 -> 1,345 rows*); the keys come first, then the names by key.
 
 5. No page reads the installation's logins: a query from the logins' table picks them by
 key or username, and a list of members reads their logins by key, not by a join (the
@@ -79,6 +82,10 @@ MEMBERS_BY_CLUB_AND_KEYS = re.compile(
     r'FROM "club_member" WHERE \("club_member"\."club_id" = \S+ AND "club_member"\."id" IN \(\(?SELECT'
 )
 MEMBERS_JOINED_TO_ATTENDANCES = re.compile(r'FROM "club_member" INNER JOIN "club_attendance"')
+# Listed sessions' rows (attendance, answers, seats) named by joining them to the members.
+SESSIONS_ROWS_JOINED_TO_MEMBERS = re.compile(
+    r'FROM "\w+" INNER JOIN "club_member" ON .*"session_id" IN \((?!SELECT)'
+)
 # A key or a username given (the SQL as run, its values in it), not a join's condition.
 # (PostgreSQL's prefetch writes the keys as tuples: ("auth_user"."id") IN ((3), (2)).)
 LOGINS_BY_KEY = re.compile(r'"auth_user"\."id"\)? (= |IN \(\(?)\d|"auth_user"\."username" = \'')
@@ -95,6 +102,8 @@ def _unbounded(sql: str) -> str | None:
         return "a span of sessions' rows sorted by their dates through the join"
     if MEMBERS_JOINED_TO_ATTENDANCES.search(sql):
         return "members found by joining the club's members to their attendances"
+    if SESSIONS_ROWS_JOINED_TO_MEMBERS.search(sql):
+        return "listed sessions' rows named by a join to the club's members"
     if MEMBERS_BY_CLUB_AND_KEYS.search(sql):
         return "members picked by a subquery of keys and by the club's key too"
     if JOINS_LOGINS.search(sql):
