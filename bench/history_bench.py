@@ -22,8 +22,10 @@ Unreachable: the bench says so and stops (exit 0), so `make bench` runs without 
    PostgreSQL plans them on a large installation's tables (tests/test_flat_with_history.py
    measures them so); and the median and p95 time of --runs requests through Django's test
    client (every middleware), each followed by a request for the health check (which reads
-   nothing); then each ratio to the 1-year club, the time's against the health check's at
-   the same size (a run drifts with the process and the machine, alike for every page).
+   nothing); then each ratio to the 1-year club, the time's against the health check's
+   between the page's own runs (a run drifts with the machine, alike for every page). Each
+   size starts vacuumed and analysed, with the bench's own objects out of Python's
+   collector (gc.freeze), so that neither grows with the run.
 4. 1 club against --clubs clubs on one PostgreSQL: the one-year club copied by SQL row for
    row, keys moved on (bench/region_bench.py's copier), until the database holds that many
    clubs; the first club's pages measured again, each ratio to the club alone; then the
@@ -45,6 +47,7 @@ rows or buffers as planned. Rows and buffers do not depend on the machine's load
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import sys
@@ -208,9 +211,10 @@ def measure(requests, runs: int, shown: tuple[str, ...] = (), size: str = "") ->
     from tests.rows_read import reading
 
     found = {}
+    settle()
     # The health check, which reads nothing, timed after every request: what the process
-    # and the machine take at this size whatever the data (see report()).
-    reference, reference_times = requests.get(REFERENCE), []
+    # and the machine take at that moment whatever the data (see report()).
+    reference = requests.get(REFERENCE)
     for label, call in requests.items():
         read = reading(call)
         # The same statements planned as on a large installation's tables (sequential
@@ -224,7 +228,7 @@ def measure(requests, runs: int, shown: tuple[str, ...] = (), size: str = "") ->
                         f"{statement.buffers} buffers: {statement.sql[:1500]}",
                         flush=True,
                     )
-        times = []
+        times, reference_times = [], []
         for _ in range(runs):
             began = time.perf_counter()
             call()
@@ -242,11 +246,23 @@ def measure(requests, runs: int, shown: tuple[str, ...] = (), size: str = "") ->
             "buffers indexed": indexed.buffers,
             "median": statistics.median(times),
             "p95": times[min(len(times) - 1, round(0.95 * (len(times) - 1)))],
+            # The health check's median, timed between this page's runs.
+            "reference": statistics.median(reference_times) if reference_times else 1.0,
         }
-    steady = statistics.median(reference_times) if reference_times else 1.0
-    for figures in found.values():
-        figures["reference"] = steady
     return found
+
+
+def settle() -> None:
+    """Each size measured from the same state: the tables vacuumed and analysed (their
+    statistics, and the visibility map that lets an index answer alone), and the bench's
+    own objects (the built club, the figures so far) moved out of Python's collector, whose
+    full collections otherwise take longer as the run goes on, in every page alike."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    gc.collect()
+    gc.freeze()
 
 
 def poll_ratio(poll, n: int) -> float:
@@ -257,6 +273,7 @@ def poll_ratio(poll, n: int) -> float:
     from django.urls import clear_url_caches, include, path
 
     client, match, address = poll.client, poll.match, poll.address
+    settle()
     match.refresh_from_db()
     query = {"m": match.pk, "v": match.version}
     urls = types.ModuleType("history_bench_urls")
@@ -306,9 +323,9 @@ def report(results: dict, sizes: list[int], poll: float) -> None:
         nonlocal planned, indexed, slowest
         figures = [ratio(now, was, k) for k in ("rows", "buffers")]
         figures_i = [ratio(now, was, k) for k in ("rows indexed", "buffers indexed")]
-        # Against the health check's time at the same size: over a run of minutes, the
-        # process and the machine drift (a page that reads nothing took 0.5 ms at the first
-        # size and 0.8 ms at the last in one run), alike for every page.
+        # Against the health check's time between the page's own runs: over a run of
+        # minutes the machine drifts (a page that reads nothing took 0.5 ms at the first size
+        # and 0.8 ms at the last in one run), alike for every page at the same moment.
         time_x = (now["median"] / now["reference"]) / (was["median"] / was["reference"])
         print(
             f"{label[:44]:44} {where:>5} {now['queries']:7} {now['rows']:7} "

@@ -187,7 +187,8 @@ class Chair(models.Model):
     objects = club_scoped(path="match__club")
 
     class Meta:
-        ordering = ["match", "number"]
+        # By the match's key, as scoring's Hand: not through a join to every match.
+        ordering = ["match_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="unique_chair_per_match"),
             models.UniqueConstraint(fields=["match", "member"], name="unique_member_per_match"),

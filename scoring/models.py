@@ -181,7 +181,9 @@ class Hand(PaymentRecord):
     objects = club_scoped(HandQuerySet)
 
     class Meta:
-        ordering = ["match", "number", "recorded_at"]
+        # By the match's key: by "match", every default-ordered read joined the matches and
+        # their sessions to sort by the match's own order (issue 28).
+        ordering = ["match_id", "number", "recorded_at"]
         # Leading with the club, then the parent's key: with the club's key alone indexed,
         # PostgreSQL would find a few matches' rows by reading all the club's (issue 28).
         indexes = [models.Index(fields=["club", "match"], name="hand_club_match")]
@@ -257,7 +259,8 @@ class KongChips(PaymentRecord):
     objects = club_scoped(ClubRowQuerySet)
 
     class Meta:
-        ordering = ["match", "hand_number", "recorded_at"]
+        # By the match's key, as Hand's.
+        ordering = ["match_id", "hand_number", "recorded_at"]
         verbose_name_plural = "kong chips"
         # Leading with the club, then the parent's key: with the club's key alone indexed,
         # PostgreSQL would find a few matches' rows by reading all the club's (issue 28).
@@ -299,7 +302,8 @@ class SentWrite(ClubRow):
     objects = club_scoped(ClubRowQuerySet)
 
     class Meta:
-        ordering = ["match", "made_at"]
+        # By the match's key, as Hand's.
+        ordering = ["match_id", "made_at"]
         # Leading with the club, then the parent's key, in place of the club's key alone
         # (tests/test_club_indexes.py).
         indexes = [models.Index(fields=["club", "match"], name="sent_write_club_match")]
