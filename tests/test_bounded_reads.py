@@ -42,6 +42,11 @@ attendance register: 484 -> 1,345 rows*); the keys come first, then the names by
 key or username, and a list of members reads their logins by key, not by a join (the
 members list beside 300 clubs: 812 -> 1,596 rows, every club's logins hashed). The member forms listed every free login (no member in any club), which
 reads every club's logins and members: 13 -> 1,213 rows beside 150 other clubs.
+
+6. Rows summed per member are summed by the members' keys, and the members' names read by
+key afterwards: with the members joined to name them, beside 300 clubs PostgreSQL looked a
+member up for every result summed (the season standings: 927 -> 1,640 rows*, the member's
+home page and the standings' download alike).
 """
 
 from __future__ import annotations
@@ -86,6 +91,9 @@ MEMBERS_JOINED_TO_ATTENDANCES = re.compile(r'FROM "club_member" INNER JOIN "club
 SESSIONS_ROWS_JOINED_TO_MEMBERS = re.compile(
     r'FROM "\w+" INNER JOIN "club_member" ON .*"session_id" IN \((?!SELECT)'
 )
+# Rows summed per member with the members joined to name them: a member looked up for every
+# row summed, or every member of the club read.
+SUMMED_WITH_MEMBERS_JOINED = re.compile(r'INNER JOIN "club_member" ON .* GROUP BY ')
 # A key or a username given (the SQL as run, its values in it), not a join's condition.
 # (PostgreSQL's prefetch writes the keys as tuples: ("auth_user"."id") IN ((3), (2)).)
 LOGINS_BY_KEY = re.compile(r'"auth_user"\."id"\)? (= |IN \(\(?)\d|"auth_user"\."username" = \'')
@@ -104,6 +112,8 @@ def _unbounded(sql: str) -> str | None:
         return "members found by joining the club's members to their attendances"
     if SESSIONS_ROWS_JOINED_TO_MEMBERS.search(sql):
         return "listed sessions' rows named by a join to the club's members"
+    if SUMMED_WITH_MEMBERS_JOINED.search(sql):
+        return "rows summed per member with the members joined to name them"
     if MEMBERS_BY_CLUB_AND_KEYS.search(sql):
         return "members picked by a subquery of keys and by the club's key too"
     if JOINS_LOGINS.search(sql):

@@ -43,7 +43,7 @@ from scoring.standings.leaderboard import (
     LeaderRow,
     columns_for,
     leaderboard,
-    season_results,
+    summed_per_member,
 )
 from scoring.standings.member import (
     MemberPart,
@@ -141,7 +141,7 @@ __all__ = [
     "rule_set_order",
     "season_from_key",
     "season_place",
-    "season_results",
+    "summed_per_member",
     "seasons",
     "seasons_between",
     "shares_of",

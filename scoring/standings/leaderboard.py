@@ -15,6 +15,7 @@ from django.db.models import Count, Max, Q, Sum
 
 from club.models import (
     Club,
+    Member,
 )
 from scoring.rules import hand_unit, rule_set_choices, short_name, tally_unit
 from scoring.standings.placings import exact_points, placing_points, rank_rows, weighted_points
@@ -140,15 +141,17 @@ _SHARE_FIELDS = ("first", "second", "third", "fourth")
 _PARTLY = Q(weight__gt=0, weight__lt=1)
 
 
-def season_results(club: Club, season: Season):
+def summed_per_member(club: Club, season: Season):
     """The season's MatchResult rows of the club, summed per member and rule set in the
     database (never across rule sets: chips, points and fan do not add up). The placing is
     summed as shares of 1st..4th place over the results that count whole (`whole_first`..),
-    which read back exactly; `partly` counts the others (see `_partly_placed`)."""
+    which read back exactly; `partly` counts the others (see `_partly_placed`). By the
+    members' keys: their names are read by key afterwards (joined here, PostgreSQL looked up
+    a member for every result, or read every member the club had)."""
     whole = Q(weight=1)
     return (
         results_in_season(club, season)
-        .values("rules", "member_id", "member__table_name", "member__user_id")
+        .values("rules", "member_id")
         .annotate(
             results=Count("pk"),
             total=Sum("result"),
@@ -220,8 +223,8 @@ def leaderboard(
     figure among those who played the minimum number of sessions, then the others. One
     query: every rule set's rows (so the page can offer the others), the sessions held
     under each and the club's span of sessions (`span`, for the season picker) come
-    together."""
-    every = list(season_results(club, season).annotate(**span_of_sessions(club, season)))
+    together; then the shown members' names by their keys."""
+    every = list(summed_per_member(club, season).annotate(**span_of_sessions(club, season)))
     counts: dict[str, int] = defaultdict(int)
     for r in every:
         counts[r["rules"]] += r["results"]
@@ -242,10 +245,16 @@ def leaderboard(
     partly = _partly_placed(
         club, season, [r["member_id"] for r in results if r["partly"]], points, chosen
     )
+    members = {
+        pk: (name, user_id)
+        for pk, name, user_id in Member._base_manager.filter(
+            pk__in=[r["member_id"] for r in results]
+        ).values_list("pk", "table_name", "user_id")
+    }
     rows = [
         LeaderRow(
             member_id=r["member_id"],
-            name=r["member__table_name"],
+            name=members[r["member_id"]][0],
             sessions=r["sessions"],
             total=r["total"] or 0,
             hands_played=r["played"] or 0,
@@ -253,7 +262,7 @@ def leaderboard(
             points=placing_points([r[f"whole_{name}"] for name in _SHARE_FIELDS], points)
             + partly.get(r["member_id"], Fraction(0)),
             best_total=r["best"],
-            user_id=r["member__user_id"],
+            user_id=members[r["member_id"]][1],
         )
         for r in results
     ]

@@ -114,19 +114,28 @@ def member_season(played: SeasonPlayed, club: Club, season: Season) -> list[Memb
     ]
 
 
-def played_with_most(played: SeasonPlayed, limit: int = 5):
-    """Who sat at the member's tables on the most evenings of the season: the chairs of
-    their matches of the season, by the matches' keys. Not through the club's scoped
-    manager: its join to every match of the club (to check each chair's club) is what
-    PostgreSQL hashes whole with years of matches; the matches came from the club's
-    scope already (as `scoring.selectors` reads tonight's chairs)."""
-    return (
+def played_with_most(played: SeasonPlayed, limit: int = 5) -> list[dict]:
+    """Who sat at the member's tables on the most evenings of the season (ties by name):
+    the chairs of their matches of the season, by the matches' keys, counted per member;
+    then those members' names by key. Not through the club's scoped manager: its join to
+    every match of the club (to check each chair's club) is what PostgreSQL hashes whole
+    with years of matches; the matches came from the club's scope already (as
+    `scoring.selectors` reads tonight's chairs). Nor with the members joined to name them:
+    PostgreSQL looked a member up for every chair, or read every member the club had."""
+    evenings = dict(
         Chair._base_manager.filter(match_id__in=played.match_ids())
         .exclude(member=played.member)
-        .values("member_id", "member__table_name")
+        .values("member_id")
         .annotate(evenings=Count("match__session", distinct=True))
-        .order_by("-evenings", "member__table_name")[:limit]
+        .values_list("member_id", "evenings")
     )
+    # In the database's order of names, then by evenings (a stable sort keeps the names').
+    named = Member._base_manager.filter(pk__in=evenings).order_by("table_name")
+    companions = [
+        {"member_id": pk, "member__table_name": name, "evenings": evenings[pk]}
+        for pk, name in named.values_list("pk", "table_name")
+    ]
+    return sorted(companions, key=lambda c: -c["evenings"])[:limit]
 
 
 def recent_hands(played: SeasonPlayed, limit: int = 10) -> list[Hand]:

@@ -153,6 +153,7 @@ class MemberSummary:
 
 def member_summary(member: Member, club: Club, today: datetime.date) -> MemberSummary:
     """The member's last evening (result and place) and their place in this season's
-    standings: three queries, four when a table changed during the season."""
+    standings: four queries (the board names its members by key), five when a table changed
+    during the season."""
     board = leaderboard(club, Season.containing(club, today))
     return MemberSummary(last_evening(member.pk, club), season_place(board, member.pk, club))

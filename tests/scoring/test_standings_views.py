@@ -244,11 +244,12 @@ def test_query_counts_stay_the_same_when_members_and_hands_double(member_client,
     assert max(before) <= 10, before
     # The season's standings: the club, the session, the login (whether it must change its
     # password read with it: club/login_names.py, no query of its groups), then the rows
-    # with the season picker's span in the same statement; then, for the top of the page,
+    # with the season picker's span in the same statement, and the names on the board by
+    # the members' keys (tests/test_bounded_reads.py, item 6); then, for the top of the page,
     # the reader's member (they have no row on the board to name them) and their last
     # evening (a reader on the board: their last evening and its results); and whether the
     # login coordinates this club (the menu's links).
-    assert before[0] == 7, before
+    assert before[0] == 8, before
 
 
 def test_the_season_picker_without_results_this_season(member_client, club):
