@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import IntegrityError, models, transaction
-from django.db.models import F, ProtectedError, Q
+from django.db.models import Exists, F, OuterRef, ProtectedError, Q
 from django.db.models.functions import Coalesce, Lower
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -628,6 +628,14 @@ class Member(models.Model):
     def has_played(self) -> bool:
         """Whether they came to a session or sat at a table: then the record is kept for good."""
         return self.attendances.exists() or self.seats.exists()
+
+    def attended_sessions(self) -> "SessionQuerySet":
+        """The club's sessions the member came to, each session looked up in their attendance
+        (a semi-join): the latest found backwards by date, a season's counted from its own
+        sessions. Joined to their attendances instead, PostgreSQL read every one of them to
+        find the latest (3 -> 71 rows beside 300 clubs)."""
+        came = Attendance.objects.filter(session=OuterRef("pk"), member=self)
+        return Session.objects.filter(club=self.club_id).filter(Exists(came))
 
     @transaction.atomic
     def retire(self) -> None:

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 from club import accounts, member_history
 from club import member_import as importing
 from club.forms import KeepApartForm, MemberForm, MemberSearchForm
-from club.models import Member, Session
+from club.models import Member
 from club.refusals import Refused, show_refusal
 from club.roles import coordinator_required
 from club.week.replies import absent_without_word, open_sessions, week_row
@@ -143,10 +143,8 @@ def member_edit(request, pk):
 
 
 def _detail_context(member: Member, keep_apart_form: KeepApartForm | None = None) -> dict:
-    # This season's count, and the last session found backwards by date from the club's
-    # sessions: neither reads the member's whole history.
     start, end = member.club.season_of(timezone.localdate())
-    sessions = Session.objects.filter(club=member.club_id, attendances__member=member)
+    sessions = member.attended_sessions()
     return {
         "member": member,
         "has_played": member.has_played,
