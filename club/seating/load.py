@@ -43,12 +43,17 @@ def season_history(session: Session) -> list[list[list[int]]]:
             status=SeatingPlan.Status.PUBLISHED, session__in=season.values("pk")
         ).values_list("pk", "session__date")
     )
-    # The seats by their plans' keys, sorted here: sorted by the sessions' dates in SQL,
-    # PostgreSQL walked every plan and session of a club of twenty years to find these.
+    # The plans' tables and seats by the plans' keys, sorted here: sorted by the sessions'
+    # dates in SQL, PostgreSQL walked every plan and session of a club of twenty years to
+    # find these; with each seat joined to its table, it hashed every table the club had.
+    numbers = dict(SeatingTable._base_manager.filter(plan_id__in=dates).values_list("pk", "number"))
+    seats = (
+        Seat._base_manager.filter(plan_id__in=dates)
+        .order_by()  # sorted here: the model's order joins the tables
+        .values_list("plan_id", "table_id", "position", "member_id")
+    )
     rows = sorted(
-        Seat._base_manager.filter(plan_id__in=dates).values_list(
-            "plan_id", "table__number", "position", "member_id"
-        ),
+        ((plan, numbers[table], position, member) for plan, table, position, member in seats),
         key=lambda row: (dates[row[0]], *row[:3]),
     )
     history: list[list[list[int]]] = []
