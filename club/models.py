@@ -630,12 +630,14 @@ class Member(models.Model):
         return self.attendances.exists() or self.seats.exists()
 
     def attended_sessions(self) -> "SessionQuerySet":
-        """The club's sessions the member came to, each session looked up in their attendance
-        (a semi-join): the latest found backwards by date, a season's counted from its own
-        sessions. Joined to their attendances instead, PostgreSQL read every one of them to
-        find the latest (3 -> 71 rows beside 300 clubs)."""
+        """The club's sessions the member came to, each session up to today looked up in
+        their attendance (a semi-join; no one has come to a session ahead): the latest found
+        backwards by date from today, a season's counted from its own sessions. Joined to
+        their attendances instead, PostgreSQL read every one of them to find the latest (3 ->
+        71 rows beside 300 clubs)."""
         came = Attendance.objects.filter(session=OuterRef("pk"), member=self)
-        return Session.objects.filter(club=self.club_id).filter(Exists(came))
+        held = Session.objects.filter(club=self.club_id, date__lte=timezone.localdate())
+        return held.filter(Exists(came))
 
     @transaction.atomic
     def retire(self) -> None:

@@ -577,3 +577,18 @@ def test_sessions_attended_are_this_seasons_and_the_last_any_seasons(
     detail = coordinator_client.get(reverse("club:member_detail", args=[margaret.pk]))
     assert detail.context["sessions_attended"] == 0
     assert detail.context["last_attended"].date == start - datetime.timedelta(days=7)
+
+
+def test_a_members_sessions_are_looked_up_from_today_backwards(club, margaret):
+    """The latest session a member came to is found walking the club's sessions backwards
+    from today, each looked up in their attendance: not from the sessions planned ahead
+    (no one has come to those: a club plans months ahead, and the walk read them all first),
+    nor by reading every attendance of theirs (tests/test_bounded_reads.py, item 7)."""
+    today = timezone.localdate()
+    for weeks in range(-2, 30):
+        SessionFactory(club=club, date=today + datetime.timedelta(weeks=weeks))
+    came = club.sessions.get(date=today - datetime.timedelta(weeks=1))
+    AttendanceFactory(member=margaret, session=came)
+    sessions = margaret.attended_sessions()
+    assert list(sessions) == [came]
+    assert '"club_session"."date" <= ' in str(sessions.query)
