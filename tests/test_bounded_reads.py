@@ -109,27 +109,41 @@ SESSIONS_JOINED_TO_A_MEMBERS_ATTENDANCES = re.compile(
 LOGINS_BY_KEY = re.compile(r'"auth_user"\."id"\)? (= |IN \(\(?)\d|"auth_user"\."username" = \'')
 
 
+# The kinds a single pattern finds, each with what it reads (the module's note).
+KINDS = [
+    (
+        BY_KEYS_SORTED_BY_DATE,
+        "rows of listed sessions or matches sorted through a join to the club's sessions",
+    ),
+    (
+        FILTERED_BY_SESSION_DATES,
+        "a span of sessions' rows found by the sessions' dates through a join",
+    ),
+    (SORTED_BY_SESSION_DATES, "a span of sessions' rows sorted by their dates through the join"),
+    (
+        MEMBERS_JOINED_TO_ATTENDANCES,
+        "members found by joining the club's members to their attendances",
+    ),
+    (
+        SESSIONS_ROWS_JOINED_TO_MEMBERS,
+        "listed sessions' rows named by a join to the club's members",
+    ),
+    (SUMMED_WITH_MEMBERS_JOINED, "rows summed per member with the members joined to name them"),
+    (
+        SESSIONS_JOINED_TO_A_MEMBERS_ATTENDANCES,
+        "a member's sessions found by joining the sessions to their attendances",
+    ),
+    (MEMBERS_BY_CLUB_AND_KEYS, "members picked by a subquery of keys and by the club's key too"),
+    (JOINS_LOGINS, "logins joined to a list of members, not read by their keys"),
+]
+
+
 def _unbounded(sql: str) -> str | None:
     if BY_MATCH_KEYS.search(sql) and JOINS_MATCHES.search(sql):
         return "chairs or hands of listed matches joined to every match of the club"
-    if BY_KEYS_SORTED_BY_DATE.search(sql):
-        return "rows of listed sessions or matches sorted through a join to the club's sessions"
-    if FILTERED_BY_SESSION_DATES.search(sql):
-        return "a span of sessions' rows found by the sessions' dates through a join"
-    if SORTED_BY_SESSION_DATES.search(sql):
-        return "a span of sessions' rows sorted by their dates through the join"
-    if MEMBERS_JOINED_TO_ATTENDANCES.search(sql):
-        return "members found by joining the club's members to their attendances"
-    if SESSIONS_ROWS_JOINED_TO_MEMBERS.search(sql):
-        return "listed sessions' rows named by a join to the club's members"
-    if SUMMED_WITH_MEMBERS_JOINED.search(sql):
-        return "rows summed per member with the members joined to name them"
-    if SESSIONS_JOINED_TO_A_MEMBERS_ATTENDANCES.search(sql):
-        return "a member's sessions found by joining the sessions to their attendances"
-    if MEMBERS_BY_CLUB_AND_KEYS.search(sql):
-        return "members picked by a subquery of keys and by the club's key too"
-    if JOINS_LOGINS.search(sql):
-        return "logins joined to a list of members, not read by their keys"
+    for pattern, what in KINDS:
+        if pattern.search(sql):
+            return what
     if FROM_LOGINS.search(sql) and not LOGINS_BY_KEY.search(sql):
         return "logins read but not by key or username"
     return None
