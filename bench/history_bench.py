@@ -41,8 +41,8 @@ reads a table of a few pages whole rather than look a few rows up (rows grow wit
 buffers do not), and beside many clubs it looks the same rows up in deeper indexes (the
 buffers grow, a page or two a row, the rows do not): the line before says the worst ratio of
 rows or buffers as planned, and the worst where both grow, as reading the history would (the
-CI test's rule, tests/test_flat_with_history.py). Rows and buffers do not depend on the machine's load; times do
-(see docs/measurements.md).
+CI test's rule, tests/test_flat_with_history.py). Rows and buffers do not depend on the
+machine's load; times do (see docs/measurements.md).
 """
 
 from __future__ import annotations
@@ -316,7 +316,7 @@ def report(results: dict, sizes: list[int], poll: float) -> None:
     print("\n" + header)
     print(
         "(* indexes preferred, as on a large installation's tables; times in ms; time x "
-        "against the health check's at each size)"
+        "against the health check's between the page's own runs)"
     )
     planned, both, indexed, slowest = (0.0, ""), (0.0, ""), (0.0, ""), (0.0, "")
 

@@ -59,8 +59,7 @@ def attendance_report(club: Club, season: Season) -> AttendanceReport:
     who sent apologies and who stayed away without a word, and each member's counts
     against the sessions held so far."""
     sessions = list(season.sessions(club).filter(date__lte=timezone.localdate()).order_by("date"))
-    # Keys first, then the names of those who came or sent word by their keys: joined in one
-    # query, PostgreSQL could read every member the club ever had to name a season's few.
+    # Keys first, then the names of those who came or sent word by their keys.
     came = set(
         Attendance.objects.filter(session__in=sessions).values_list("session_id", "member_id")
     )
@@ -71,11 +70,7 @@ def attendance_report(club: Club, season: Season) -> AttendanceReport:
     )
     # Apologies count only for those who then stayed away.
     apologised = replied - came
-    names = dict(
-        Member._base_manager.filter(pk__in={m for _, m in came | apologised})
-        .order_by("table_name")
-        .values_list("pk", "table_name")
-    )
+    names = Member.table_names({m for _, m in came | apologised})
     sessions_of: dict[int, list[int]] = defaultdict(list)
     for session_id, member_id in came:
         sessions_of[member_id].append(session_id)

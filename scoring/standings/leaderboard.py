@@ -220,10 +220,10 @@ def leaderboard(
 ) -> Leaderboard:
     """The season's standings under one rule set (`rules`; by default the club's own if
     played this season, else the one with the most results): ranked by the club's chosen
-    figure among those who played the minimum number of sessions, then the others. One
-    query: every rule set's rows (so the page can offer the others), the sessions held
-    under each and the club's span of sessions (`span`, for the season picker) come
-    together; then the shown members' names by their keys."""
+    figure among those who played the minimum number of sessions, then the others. Two
+    queries: every rule set's rows (so the page can offer the others), the sessions held
+    under each and the club's span of sessions (`span`, for the season picker) together;
+    then the shown members' names by their keys."""
     every = list(summed_per_member(club, season).annotate(**span_of_sessions(club, season)))
     counts: dict[str, int] = defaultdict(int)
     for r in every:

@@ -130,10 +130,9 @@ def played_with_most(played: SeasonPlayed, limit: int = 5) -> list[dict]:
         .values_list("member_id", "evenings")
     )
     # In the database's order of names, then by evenings (a stable sort keeps the names').
-    named = Member._base_manager.filter(pk__in=evenings).order_by("table_name")
     companions = [
         {"member_id": pk, "member__table_name": name, "evenings": evenings[pk]}
-        for pk, name in named.values_list("pk", "table_name")
+        for pk, name in Member.table_names(evenings).items()
     ]
     return sorted(companions, key=lambda c: -c["evenings"])[:limit]
 
